@@ -1,0 +1,102 @@
+import pytest
+from django.core.cache import cache
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache():
+    cache.clear()
+
+
+def _login(client, username="learner", password="correct horse 1", **extra):
+    return client.post("/accounts/login/", {"username": username, "password": password}, **extra)
+
+
+def test_it_shows_the_form(client):
+    response = client.get("/accounts/login/")
+    assert response.status_code == 200
+    assert b'name="username"' in response.content
+
+
+def test_it_logs_in(client, learner):
+    response = _login(client)
+    assert response.status_code == 302
+    assert response["Location"] == "/"
+    assert client.get("/").context["user"] == learner
+
+
+def test_it_follows_a_safe_next(client, learner):
+    response = client.post(
+        "/accounts/login/",
+        {"username": "learner", "password": "correct horse 1", "next": "/practice/"},
+    )
+    assert response["Location"] == "/practice/"
+
+
+def test_it_ignores_an_offsite_next(client, learner):
+    response = client.post(
+        "/accounts/login/",
+        {"username": "learner", "password": "correct horse 1", "next": "https://evil.example/"},
+    )
+    assert response["Location"] == "/"
+
+
+def test_it_refuses_a_wrong_password(client, learner):
+    response = _login(client, password="wrong")
+    assert response.status_code == 200
+    assert b"enter a correct username and password" in response.content
+    assert "_auth_user_id" not in client.session
+
+
+def test_it_rate_limits_failed_logins(client, learner, settings):
+    for _ in range(settings.LOGIN_FAILURE_LIMIT):
+        assert _login(client, password="wrong").status_code == 200
+    # Even the right password is refused while the account is locked, with a clear message.
+    response = _login(client)
+    assert response.status_code == 429
+    assert b"Too many failed log-ins" in response.content
+    assert b"try again in about 15 minutes" in response.content
+    assert "_auth_user_id" not in client.session
+
+
+def test_it_limits_per_account_not_per_person(client, learner, other_learner, settings):
+    for _ in range(settings.LOGIN_FAILURE_LIMIT):
+        _login(client, password="wrong")
+    assert _login(client, "other", "correct horse 2").status_code == 302
+
+
+def test_it_limits_guessing_across_accounts_from_one_address(client, learner, settings):
+    attempts = settings.LOGIN_FAILURE_LIMIT * 4
+    for n in range(attempts):
+        _login(client, username=f"nobody{n}", password="wrong")
+    assert _login(client).status_code == 429
+
+
+def test_it_unlocks_after_the_window(client, learner, settings, monkeypatch):
+    import time
+
+    now = time.time()
+    monkeypatch.setattr(time, "time", lambda: now)
+    for _ in range(settings.LOGIN_FAILURE_LIMIT):
+        _login(client, password="wrong")
+    assert _login(client).status_code == 429
+    monkeypatch.setattr(time, "time", lambda: now + settings.LOGIN_FAILURE_WINDOW + 1)
+    assert _login(client).status_code == 302
+
+
+def test_it_keeps_working_when_the_cache_is_down(client, learner, monkeypatch):
+    def broken(*args, **kwargs):
+        raise ConnectionError("cache is down")
+
+    monkeypatch.setattr(cache, "get", broken)
+    monkeypatch.setattr(cache, "set", broken)
+    monkeypatch.setattr(cache, "delete_many", broken)
+    assert _login(client, password="wrong").status_code == 200
+    assert _login(client).status_code == 302
+
+
+def test_it_requires_csrf(learner):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    response = _login(client)
+    assert response.status_code == 403

@@ -1,0 +1,17 @@
+from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+
+
+def _ensure_instructor_group(**kwargs):
+    from trainer.accounts.roles import ensure_instructor_group
+
+    ensure_instructor_group()
+
+
+class AccountsConfig(AppConfig):
+    name = "trainer.accounts"
+    label = "accounts"
+
+    def ready(self):
+        # After every migrate, so the group holds permissions that later apps add.
+        post_migrate.connect(_ensure_instructor_group, dispatch_uid="ensure_instructor_group")

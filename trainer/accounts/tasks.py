@@ -1,0 +1,20 @@
+from celery import shared_task
+from django.contrib.sessions.models import Session
+from django.utils import timezone
+
+
+def clear_expired_sessions():
+    """Delete sessions past their expiry; returns how many went."""
+    deleted, _ = Session.objects.filter(expire_date__lt=timezone.now()).delete()
+    return deleted
+
+
+@shared_task(
+    name="trainer.accounts.tasks.clear_expired_sessions",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    time_limit=300,
+)
+def clear_expired_sessions_task():
+    # Idempotent: deleting what is already gone deletes nothing.
+    return clear_expired_sessions()

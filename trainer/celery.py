@@ -1,0 +1,51 @@
+"""The Celery app, configured as Celery's reliability guidance says.
+
+- Late acknowledgement is opted into per task (``acks_late=True``), and only for idempotent tasks,
+  together with ``reject_on_worker_lost``: late acks alone lose a task whose worker child is
+  killed (REFERENCE.md, "Celery on Redis"). Such tasks must be safe to run twice.
+- Prefetch 1: our tasks are long (validation over 1,000 seeds, regrading), and a worker should not
+  hoard messages another worker could run.
+- Every task has a time limit, and Redis's visibility timeout is longer than any of them, so a
+  message is never redelivered while its first run is still going.
+- Views enqueue with ``delay_on_commit`` so that a rolled-back request enqueues nothing.
+- Without REDIS_URL (``make run`` on a laptop) tasks run eagerly, in-process.
+"""
+
+import os
+
+from celery import Celery
+from celery.schedules import crontab
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "trainer.settings")
+
+TASK_TIME_LIMIT = int(os.environ.get("CELERY_TASK_TIME_LIMIT", 15 * 60))
+VISIBILITY_TIMEOUT = int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", 2 * 60 * 60))
+if VISIBILITY_TIMEOUT <= TASK_TIME_LIMIT:
+    raise ValueError(
+        "CELERY_VISIBILITY_TIMEOUT must be longer than CELERY_TASK_TIME_LIMIT, or a running task "
+        "is handed to a second worker"
+    )
+
+app = Celery("trainer")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.conf.update(
+    worker_prefetch_multiplier=1,
+    task_acks_late=False,
+    task_reject_on_worker_lost=False,
+    task_time_limit=TASK_TIME_LIMIT,
+    task_soft_time_limit=TASK_TIME_LIMIT - 30,
+    broker_transport_options={"visibility_timeout": VISIBILITY_TIMEOUT},
+    result_backend_transport_options={"visibility_timeout": VISIBILITY_TIMEOUT},
+    broker_connection_retry_on_startup=True,
+    worker_cancel_long_running_tasks_on_connection_loss=True,
+    result_expires=24 * 60 * 60,
+    task_track_started=True,
+    timezone="UTC",
+    beat_schedule={
+        "clear-expired-sessions": {
+            "task": "trainer.accounts.tasks.clear_expired_sessions",
+            "schedule": crontab(hour=3, minute=17),
+        },
+    },
+)
+app.autodiscover_tasks()

@@ -1,0 +1,5 @@
+from trainer.accounts.roles import is_instructor
+
+
+def roles(request):
+    return {"is_instructor": is_instructor(request.user)}

@@ -1,0 +1,31 @@
+import logging
+
+from django.db import DatabaseError, InterfaceError, OperationalError
+from django.shortcuts import render
+
+logger = logging.getLogger(__name__)
+
+
+class DatabaseUnavailableMiddleware:
+    """Turn a lost database connection into a clear 503 page instead of a bare 500.
+
+    Writes happen in transactions (ATOMIC per service call), so a request that fails here has
+    saved nothing; the page says so.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        if not isinstance(exception, OperationalError | InterfaceError):
+            return None
+        if isinstance(exception, DatabaseError) and "locked" in str(exception):
+            logger.error("database busy: %s", exception)
+        else:
+            logger.error("database unavailable: %s", exception)
+        response = render(request, "errors/database_unavailable.html", status=503)
+        response["Retry-After"] = "5"
+        return response
