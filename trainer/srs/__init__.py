@@ -1,0 +1,56 @@
+"""Spaced-repetition scheduling: SM-2 and FSRS behind one interface, answer quality, the
+practice queue, interview-date mode and the dashboard's numbers. Pure Python: no Django, no
+clock reads (every ``now`` and ``today`` is passed in). See HELP.md for the learner-facing text.
+"""
+
+from trainer.srs.dashboard import reviews_per_day, streak, weakest
+from trainer.srs.days import day_start, learner_day, next_day_start, require_utc
+from trainer.srs.fsrs_scheduler import RATING_FOR_QUALITY, FsrsScheduler, FsrsState
+from trainer.srs.interface import CardState, Mastery, ReviewOutcome, ReviewRecord, Scheduler
+from trainer.srs.interview import (
+    CardPlan,
+    InterviewCard,
+    forecast_reviews,
+    plan_card,
+    plan_interview,
+    successful_streak,
+)
+from trainer.srs.quality import SelfRating, review_quality
+from trainer.srs.queue import PracticeQueue, QueueCard, build_queue, queue_card
+from trainer.srs.schedulers import SCHEDULER_NAMES, make_scheduler, state_from_dict
+from trainer.srs.sm2 import Sm2Scheduler, Sm2State
+
+__all__ = [
+    "RATING_FOR_QUALITY",
+    "SCHEDULER_NAMES",
+    "CardPlan",
+    "CardState",
+    "FsrsScheduler",
+    "FsrsState",
+    "InterviewCard",
+    "Mastery",
+    "PracticeQueue",
+    "QueueCard",
+    "ReviewOutcome",
+    "ReviewRecord",
+    "Scheduler",
+    "SelfRating",
+    "Sm2Scheduler",
+    "Sm2State",
+    "build_queue",
+    "day_start",
+    "forecast_reviews",
+    "learner_day",
+    "make_scheduler",
+    "next_day_start",
+    "plan_card",
+    "plan_interview",
+    "queue_card",
+    "require_utc",
+    "review_quality",
+    "reviews_per_day",
+    "state_from_dict",
+    "streak",
+    "successful_streak",
+    "weakest",
+]

@@ -1,0 +1,36 @@
+"""Choosing a scheduler by name, and reading any stored state back."""
+
+from datetime import UTC, tzinfo
+from typing import Any
+
+from trainer.srs.fsrs_scheduler import FsrsScheduler, FsrsState
+from trainer.srs.interface import CardState, Scheduler
+from trainer.srs.sm2 import Sm2Scheduler, Sm2State
+
+SCHEDULER_NAMES = ("sm2", "fsrs")
+"""Names a learner can choose; SM-2 is the default."""
+
+
+def make_scheduler(name: str = "sm2", *, learner_tz: tzinfo = UTC, **options: Any) -> Scheduler:
+    """The scheduler called ``name`` for a learner in ``learner_tz``.
+
+    ``options`` go to ``FsrsScheduler`` (``desired_retention``, ``parameters``,
+    ``learning_steps``, ``relearning_steps``, ``maximum_interval_days``); SM-2 takes none.
+    """
+    if name == "sm2":
+        if options:
+            raise TypeError(f"SM-2 takes no options, got {sorted(options)}")
+        return Sm2Scheduler(learner_tz)
+    if name == "fsrs":
+        return FsrsScheduler(learner_tz, **options)
+    raise ValueError(f"unknown scheduler {name!r}; choose one of {SCHEDULER_NAMES}")
+
+
+def state_from_dict(data: dict[str, Any]) -> CardState:
+    """Read a stored state of either scheduler, by its ``"scheduler"`` key."""
+    kind = data.get("scheduler") if isinstance(data, dict) else None
+    if kind == "sm2":
+        return Sm2State.from_dict(data)
+    if kind == "fsrs":
+        return FsrsState.from_dict(data)
+    raise ValueError(f"not a scheduler state: {data!r}")
