@@ -1,0 +1,255 @@
+"""Validation of a scenario over many seeds, for `bank check` and the authoring page.
+
+For each seed 0..seeds-1 the scenario is drawn and checked:
+- constraints satisfiable (no `SamplingError`; the share of accepted draws is reported);
+- every formula evaluates (given, derived, answers, misconceptions, text, prompts, steps);
+- every key is finite, readable in its unit (|key| at most 1e15 and, unless 0, at least 1e-9)
+  and inside the part's declared `range`; a key of 0 needs an absolute tolerance;
+- numbers in the question and prompts are shown exactly (read back, they equal the value the
+  key is computed from), so the learner computes with what is on screen;
+- each part has a worked step that concludes it, and the number that step shows, read back by
+  the answer parser, grades correct;
+- misconceptions: the share of seeds on which one coincides with the key (allowed; it is
+  suppressed there) and on which two coincide with each other is reported.
+
+The report is JSON-able: ``{"key", "version", "ok", "seeds_checked", "errors": [{"seed",
+"part", "message"}], "warnings", "coincidences", "acceptance_rate"}``.
+"""
+
+from .answers import parse_answer
+from .errors import EngineError, FormulaError, ParseError, SamplingError
+from .grading import CORRECT, grade_part
+from .units import display_unit
+from .variant import draw_variant
+
+MAX_REPORTED_ERRORS = 50
+LARGEST_KEY = 1e15
+SMALLEST_KEY = 1e-9
+
+
+class _Report:
+    def __init__(self, scenario, seeds):
+        self.scenario = scenario
+        self.seeds = seeds
+        self.errors: dict[tuple, dict] = {}
+        self.warnings: list[str] = []
+
+    def error(self, seed, part, message, category=None):
+        key = (part, category or message)
+        entry = self.errors.get(key)
+        if entry is None:
+            self.errors[key] = {"seed": seed, "part": part, "message": message, "count": 1}
+        else:
+            entry["count"] += 1
+
+    def error_list(self):
+        listed = []
+        for entry in list(self.errors.values())[:MAX_REPORTED_ERRORS]:
+            message = entry["message"]
+            if entry["count"] > 1:
+                message += f" (on {entry['count']} of {self.seeds} seeds)"
+            listed.append({"seed": entry["seed"], "part": entry["part"], "message": message})
+        return listed
+
+
+def check_scenario(scenario, seeds: int = 1000) -> dict:
+    """Check `scenario` over seeds 0..seeds-1; see the module docstring for what is checked."""
+    report = _Report(scenario, seeds)
+    _static_checks(scenario, report)
+    coincide: dict[tuple[str, str], int] = {}
+    collide: dict[tuple[str, str, str], int] = {}
+    attempts = 0
+    drawn = 0
+    for seed in range(seeds):
+        try:
+            variant = draw_variant(scenario, seed)
+        except (SamplingError, FormulaError) as error:
+            report.error(seed, None, error.message, category=("draw", type(error).__name__))
+            continue
+        drawn += 1
+        attempts += variant.attempts
+        _check_shown_exactly(variant, seed, report)
+        for part in scenario.parts:
+            _check_part(variant, part, seed, report, coincide, collide)
+        _check_steps(variant, seed, report)
+    coincidences = [
+        {"part": part, "tag": tag, "fraction": count / max(drawn, 1)}
+        for (part, tag), count in coincide.items()
+    ]
+    for entry in coincidences:
+        if entry["fraction"] == 1:
+            report.warnings.append(
+                f"part '{entry['part']}': misconception '{entry['tag']}' equals the key on every "
+                "seed, so it can never fire"
+            )
+    for (part, first, second), count in collide.items():
+        report.warnings.append(
+            f"part '{part}': misconceptions '{first}' and '{second}' give the same value on "
+            f"{count} of {drawn} seeds ('{first}' is reported there)"
+        )
+    errors = report.error_list()
+    return {
+        "key": scenario.key,
+        "version": scenario.version,
+        "ok": not errors,
+        "seeds_checked": seeds,
+        "errors": errors,
+        "warnings": report.warnings,
+        "coincidences": coincidences,
+        "acceptance_rate": drawn / attempts if attempts else 0.0,
+    }
+
+
+def check_problem(problem, seeds: int = 1000) -> dict:
+    """`check_scenario` for every scenario of a problem, in the `bank check --json` shape."""
+    scenarios = [check_scenario(scenario, seeds) for scenario in problem.scenarios]
+    return {
+        "number": problem.number,
+        "title": problem.title,
+        "page": problem.page,
+        "ok": all(s["ok"] for s in scenarios),
+        "scenarios": scenarios,
+    }
+
+
+def _static_checks(scenario, report) -> None:
+    concluded = {step.concludes for step in scenario.steps if step.concludes}
+    for part in scenario.parts:
+        if part.key not in concluded:
+            report.error(
+                None,
+                part.key,
+                f"no worked step concludes part '{part.key}': end a step with {{{part.key}}} "
+                f"or give it `concludes: {part.key}`",
+            )
+
+
+def _check_shown_exactly(variant, seed, report) -> None:
+    scenario = variant.scenario
+    templates = [("text", None, scenario.text)]
+    templates += [(f"prompt of part '{p.key}'", p.key, p.prompt) for p in scenario.parts]
+    for where, part, template in templates:
+        try:
+            _, records = template.render_parts(variant.env, variant.displays)
+        except FormulaError as error:
+            report.error(seed, part, f"{where}: {error.message}", category=("render", where))
+            continue
+        for record in records:
+            if record.number_text is None or not isinstance(record.value, (int, float)):
+                continue
+            unit = record.unit or display_unit("")
+            shown = record.number_text + (" " + unit.text if unit.text and not unit.noun else "")
+            try:
+                read = unit.to_base(parse_answer(shown, unit))
+            except ParseError as error:
+                report.error(
+                    seed,
+                    part,
+                    f"{where}: '{shown}' cannot be read back ({error.message})",
+                    category=("unreadable", where),
+                )
+                continue
+            if abs(read - record.value) > 1e-9 * abs(record.value):
+                report.error(
+                    seed,
+                    part,
+                    f"{where} shows {{{record.placeholder.source}}} as '{record.text}', but its "
+                    f"value is {record.value!r}: the learner would compute with a rounded number. "
+                    "Make it a given value (rounded with sig) or show it exactly",
+                    category=("inexact", where, record.placeholder.source),
+                )
+
+
+def _check_part(variant, part, seed, report, coincide, collide) -> None:
+    key = variant.answer(part.key)
+    unit = part.unit.text or "a plain number"
+    if abs(key) > LARGEST_KEY or (key != 0 and abs(key) < SMALLEST_KEY):
+        report.error(
+            seed,
+            part.key,
+            f"the key is {key!r} in {unit}: choose a unit that makes it readable",
+            category="magnitude",
+        )
+    if key == 0 and part.tolerance.absolute == 0:
+        report.error(
+            seed,
+            part.key,
+            "the key is 0 and the tolerance has no absolute part, so only exactly 0 is accepted",
+            category="zero",
+        )
+    if part.range is not None and not part.range[0] <= key <= part.range[1]:
+        report.error(
+            seed,
+            part.key,
+            f"the key {key!r} {unit} is outside the part's range {list(part.range)}",
+            category="range",
+        )
+    width = part.tolerance.half_width(key)
+    seen: list[tuple[str, float]] = []
+    for misconception in part.misconceptions:
+        try:
+            values, local = misconception.values(variant.env, variant.keys[part.key])
+            misconception.feedback.render(local, variant.displays)
+        except FormulaError as error:
+            report.error(
+                seed,
+                part.key,
+                f"misconception '{misconception.tag}': {error.message}",
+                category=("misconception", misconception.tag),
+            )
+            continue
+        for value_base in values:
+            value = part.unit.from_base(value_base)
+            if abs(value - key) <= width:
+                coincide[(part.key, misconception.tag)] = (
+                    coincide.get((part.key, misconception.tag), 0) + 1
+                )
+                continue
+            for other_tag, other in seen:
+                if other_tag != misconception.tag and part.tolerance.accepts(value, other):
+                    pair = (part.key, other_tag, misconception.tag)
+                    collide[pair] = collide.get(pair, 0) + 1
+            seen.append((misconception.tag, value))
+
+
+def _check_steps(variant, seed, report) -> None:
+    for index, step in enumerate(variant.scenario.steps):
+        try:
+            _, records = step.text.render_parts(variant.env, variant.displays)
+        except FormulaError as error:
+            report.error(seed, None, f"steps[{index}]: {error.message}", category=("step", index))
+            continue
+        if step.concludes is None:
+            continue
+        numeric = [r for r in records if r.number_text is not None]
+        if not numeric:
+            report.error(
+                seed,
+                step.concludes,
+                f"steps[{index}] concludes part '{step.concludes}' but shows no number",
+                category=("step", index),
+            )
+            continue
+        record = numeric[-1]
+        unit = record.unit
+        shown = record.number_text + (
+            " " + unit.text if unit and unit.text and not unit.noun else ""
+        )
+        if unit is None or not unit.text:
+            shown = record.number_text
+        try:
+            result = grade_part(variant, step.concludes, shown)
+        except EngineError as error:
+            report.error(
+                seed, step.concludes, f"steps[{index}]: {error.message}", category=("step", index)
+            )
+            continue
+        if result.status != CORRECT:
+            report.error(
+                seed,
+                step.concludes,
+                f"steps[{index}] shows '{record.text}' for part '{step.concludes}', which grades "
+                f"{result.status} (key {result.key!r}): the step disagrees with the key or is "
+                "rounded too coarsely for the tolerance",
+                category=("step-disagrees", index),
+            )

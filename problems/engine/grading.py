@@ -1,0 +1,269 @@
+"""Grading typed answers: parse, compare within tolerance, match misconceptions, carry errors
+forward.
+
+Order of judgement for one part:
+1. The answer is parsed (`ParseError` -> status "parse_error", score 0, no attempt charged).
+2. Within tolerance of the key -> "correct".
+3. The part builds on earlier parts the learner got wrong: within tolerance of the key
+   recomputed with the learner's own earlier values -> "correct", `ecf` set, and the message
+   says so (error carried forward).
+4. Within tolerance of a misconception's value (one that does not itself coincide with the key
+   for this variant) -> its tag and feedback; "partial" if also within the close band, else
+   "incorrect".
+5. Within `Partial.factor` times the tolerance -> "partial" with `Partial.score`.
+6. Otherwise "incorrect".
+"""
+
+import math
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+
+from .answers import parse_answer
+from .errors import FormulaError, ParseError
+from .numbers import (
+    as_number,
+    format_number,
+    round_down_significant,
+    round_up_significant,
+)
+from .templates import with_unit
+
+CORRECT = "correct"
+PARTIAL = "partial"
+INCORRECT = "incorrect"
+PARSE_ERROR = "parse_error"
+
+
+@dataclass(frozen=True)
+class GradeResult:
+    """The verdict on one part.
+
+    `value`, `key` and `interval` are in the part's unit; `key` is the true key even when the
+    answer was graded against the learner's earlier values (`ecf`), in which case `ecf_key`
+    holds the key that was used. `counts` is False for a parse error (no attempt charged).
+    """
+
+    part: str
+    status: str
+    score: float
+    misconception: str | None
+    message: str
+    value: float | None
+    key: float
+    interval: tuple[float, float]
+    accepted: str
+    ecf: bool = False
+    ecf_key: float | None = None
+    unit: str = ""
+
+    @property
+    def counts(self) -> bool:
+        return self.status != PARSE_ERROR
+
+    def to_json(self) -> dict:
+        """The `bank grade --json` shape."""
+        return {
+            "status": self.status,
+            "score": self.score,
+            "misconception": self.misconception,
+            "message": self.message,
+        }
+
+    def to_dict(self) -> dict:
+        """Every field, JSON-able (for storing an attempt)."""
+        data = asdict(self)
+        data["interval"] = list(self.interval)
+        return data
+
+
+def grade_part(variant, part_key: str, text: str, *, earlier: Mapping | None = None):
+    """Grade `text` typed for part `part_key` of `variant`.
+
+    `earlier` maps earlier part keys to their `GradeResult`; parts this one builds on that were
+    not correct are replaced by the learner's own values (error carried forward).
+    """
+    scenario = variant.scenario
+    part = scenario.part(part_key)
+    unit = part.unit
+    key_base = variant.keys[part.key]
+    key = unit.from_base(key_base)
+    tolerance = part.tolerance
+    width = tolerance.half_width(key)
+    interval = (key - width, key + width)
+    accepted = _accepted_words(key, width, tolerance, unit)
+    base = {
+        "part": part.key,
+        "key": key,
+        "interval": interval,
+        "accepted": accepted,
+        "unit": unit.text,
+    }
+
+    def result(status, score, misconception, message, value, **extra):
+        return GradeResult(
+            status=status,
+            score=score,
+            misconception=misconception,
+            message=message,
+            value=value,
+            **base,
+            **extra,
+        )
+
+    try:
+        value = parse_answer(text, unit)
+    except ParseError as error:
+        return result(PARSE_ERROR, 0.0, None, error.message, None)
+    digits = _digits(key, width)
+    shown = _shown(value, unit, digits)
+    key_shown = _shown(key, unit, digits)
+
+    if tolerance.accepts(value, key):
+        return result(
+            CORRECT, 1.0, None, f"Correct: {shown}. The key is {key_shown}; {accepted}.", value
+        )
+
+    env = variant.env
+    substituted = _carried_forward(part, earlier or {}, scenario)
+    ecf_env = ecf_key = None
+    if substituted:
+        ecf_env = dict(env)
+        ecf_env.update({name: value for name, (value, _) in substituted.items()})
+        try:
+            ecf_key_base = part.answer.evaluate(ecf_env)
+        except FormulaError:
+            ecf_env = None
+        else:
+            ecf_key = unit.from_base(ecf_key_base)
+            if tolerance.accepts(value, ecf_key):
+                used = ", ".join(
+                    f"{name} = {shown_value}" for name, (_, shown_value) in substituted.items()
+                )
+                return result(
+                    CORRECT,
+                    1.0,
+                    None,
+                    f"Correct given your earlier answer ({used}): with it, this part comes to "
+                    f"{_shown(ecf_key, unit, digits)}. With the right earlier values the key is "
+                    f"{key_shown}.",
+                    value,
+                    ecf=True,
+                    ecf_key=ecf_key,
+                )
+
+    close = part.partial.factor > 0 and abs(value - key) <= part.partial.factor * width
+    matched = _match_misconception(part, variant, env, key_base, value, key, width)
+    if matched is None and ecf_env is not None:
+        matched = _match_misconception(
+            part, variant, ecf_env, unit.to_base(ecf_key), value, key, width
+        )
+    if matched is not None:
+        tag, feedback = matched
+        status, score = (PARTIAL, part.partial.score) if close else (INCORRECT, 0.0)
+        return result(
+            status,
+            score,
+            tag,
+            f"{feedback} (Your answer: {shown}; the key is {key_shown}.)",
+            value,
+            ecf_key=ecf_key,
+        )
+    if close:
+        return result(
+            PARTIAL,
+            part.partial.score,
+            None,
+            f"Close: {shown} is near the key, {key_shown}, but outside the tolerance; {accepted}.",
+            value,
+            ecf_key=ecf_key,
+        )
+    return result(
+        INCORRECT,
+        0.0,
+        None,
+        f"Not correct: {shown}. The key is {key_shown}; {accepted}.",
+        value,
+        ecf_key=ecf_key,
+    )
+
+
+def grade_answers(variant, answers: Mapping[str, str]) -> dict:
+    """Grade answers to several parts (part key -> typed text) in part order, carrying errors
+    forward from earlier parts. Returns part key -> `GradeResult` for the parts answered."""
+    known = {part.key for part in variant.scenario.parts}
+    unknown = sorted(set(answers) - known)
+    if unknown:
+        raise KeyError(f"scenario '{variant.scenario.key}' has no part {unknown[0]!r}")
+    results: dict = {}
+    for part in variant.scenario.parts:
+        if part.key in answers:
+            results[part.key] = grade_part(variant, part.key, answers[part.key], earlier=results)
+    return results
+
+
+def _carried_forward(part, earlier: Mapping, scenario) -> dict:
+    """Earlier parts to replace by the learner's values: name -> (base value, shown text)."""
+    substituted = {}
+    for name in part.uses:
+        result = earlier.get(name)
+        if result is None or result.value is None:
+            continue
+        if result.status == CORRECT and not result.ecf:
+            continue
+        earlier_unit = scenario.part(name).unit
+        shown = _shown(result.value, earlier_unit, 4)
+        substituted[name] = (earlier_unit.to_base(result.value), shown)
+    return substituted
+
+
+def _match_misconception(part, variant, env, key_base, value, key, width):
+    unit = part.unit
+    for misconception in part.misconceptions:
+        try:
+            wrong_values, local = misconception.values(env, key_base)
+        except FormulaError:
+            continue
+        for wrong_base in wrong_values:
+            wrong = unit.from_base(wrong_base)
+            if not math.isfinite(wrong) or abs(wrong - key) <= width:
+                continue  # indistinguishable from the key for this variant: never fires
+            if part.tolerance.accepts(value, wrong):
+                try:
+                    feedback = misconception.feedback.render(local, variant.displays)
+                except FormulaError:
+                    feedback = "This matches a known mistake."
+                return misconception.tag, feedback
+    return None
+
+
+def _digits(key: float, width: float) -> int:
+    """Significant figures that show the accepted interval's ends distinctly."""
+    if key == 0 or width == 0:
+        return 4
+    return max(3, min(12, 2 + math.ceil(math.log10(abs(key) / width))))
+
+
+def _shown(value: float, unit, digits: int) -> str:
+    if value == int(value) and abs(value) < 1e15:
+        number = format_number(value)
+    else:
+        number = format_number(value, significant=digits)
+        number = _trim(number)
+    return with_unit(number, unit) if unit.text else number
+
+
+def _trim(number: str) -> str:
+    if "." not in number or "×" in number:
+        return number
+    return number.rstrip("0").rstrip(".")
+
+
+def _accepted_words(key: float, width: float, tolerance, unit) -> str:
+    digits = _digits(key, width)
+    # Rounded inwards, so any number the words allow is accepted.
+    low = as_number(round_up_significant(key - width, digits))
+    high = as_number(round_down_significant(key + width, digits))
+    low_text, high_text = format_number(low, exact=True), format_number(high, exact=True)
+    if unit.text:
+        low_text, high_text = with_unit(low_text, unit), with_unit(high_text, unit)
+    return f"accepted from {low_text} to {high_text} ({tolerance.describe()})"

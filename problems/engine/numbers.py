@@ -1,0 +1,121 @@
+"""Rounding and writing numbers for people, in exact decimal arithmetic.
+
+Values shown to a learner are rounded in `decimal` from the shortest repr of the float, so
+rounding is the same on every machine and "1.065 to 3 significant figures" is 1.07, as a person
+rounds it (half up), not 1.06 as binary floating point would.
+"""
+
+import math
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal
+
+SCIENTIFIC_ABOVE = Decimal("1e15")
+SCIENTIFIC_BELOW = Decimal("1e-4")
+DEFAULT_SIGNIFICANT_FIGURES = 3
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
+
+def to_decimal(value: float | int) -> Decimal:
+    """The decimal a person reads for `value`: ints exactly, floats by their shortest repr."""
+    if isinstance(value, int):
+        return Decimal(value)
+    return Decimal(repr(float(value)))
+
+
+def round_significant(value: float | int, figures: int, rounding: str = ROUND_HALF_UP) -> Decimal:
+    """`value` rounded to `figures` significant figures (half up by default) [exact decimal]."""
+    number = to_decimal(value)
+    if number == 0:
+        return Decimal(0)
+    exponent = number.adjusted() - figures + 1
+    return number.quantize(Decimal(1).scaleb(exponent), rounding=rounding)
+
+
+def round_decimals(value: float | int, decimals: int, rounding: str = ROUND_HALF_UP) -> Decimal:
+    """`value` rounded to `decimals` places after the point (negative: tens, hundreds…)."""
+    return to_decimal(value).quantize(Decimal(1).scaleb(-decimals), rounding=rounding)
+
+
+def round_up_significant(value: float, figures: int) -> Decimal:
+    """The smallest number with `figures` significant figures that is >= `value`."""
+    return round_significant(value, figures, ROUND_CEILING)
+
+
+def round_down_significant(value: float, figures: int) -> Decimal:
+    """The largest number with `figures` significant figures that is <= `value`."""
+    return round_significant(value, figures, ROUND_FLOOR)
+
+
+def as_number(number: Decimal) -> int | float:
+    """A rounded decimal as the Python number formulas compute with (int when whole)."""
+    if number == number.to_integral_value() and abs(number) < 2**53:
+        return int(number)
+    return float(number)
+
+
+def format_number(
+    value: float | int,
+    *,
+    significant: int | None = None,
+    decimals: int | None = None,
+    exact: bool = False,
+) -> str:
+    """Write `value` for a reader.
+
+    - ``exact``: every digit of the value as stored (for numbers already rounded for display).
+    - ``significant``: that many significant figures, trailing zeros kept (1.10).
+    - ``decimals``: that many digits after the point.
+    - none of these: whole numbers exactly, others to 3 significant figures.
+
+    Thousands are grouped with commas (32,768); magnitudes of 1e15 and above or below 1e-4 are
+    written in scientific notation (1.07 × 10¹⁵), which the answer parser reads back.
+    """
+    if isinstance(value, bool):
+        value = int(value)
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"cannot write the non-finite number {value}")
+    number = to_decimal(value)
+    if not exact and significant is None and decimals is None:
+        if number == number.to_integral_value() and abs(number) < SCIENTIFIC_ABOVE:
+            exact = True
+        else:
+            significant = DEFAULT_SIGNIFICANT_FIGURES
+    magnitude = abs(number)
+    if magnitude != 0 and (magnitude >= SCIENTIFIC_ABOVE or magnitude < SCIENTIFIC_BELOW):
+        return _scientific(number, significant, exact)
+    if exact:
+        rounded = number
+    elif decimals is not None:
+        rounded = round_decimals(value, decimals)
+    else:
+        rounded = round_significant(value, significant)
+        if rounded != 0 and abs(rounded) >= SCIENTIFIC_ABOVE:
+            return _scientific(number, significant, exact)
+    return _grouped(rounded, strip=exact)
+
+
+def _grouped(number: Decimal, strip: bool) -> str:
+    text = format(number, "f")
+    if strip and "." in text:
+        text = text.rstrip("0").rstrip(".")
+    sign = "-" if text.startswith("-") else ""
+    text = text.lstrip("-")
+    whole, _, fraction = text.partition(".")
+    whole = f"{int(whole):,}"
+    if sign and set(whole + fraction) <= {"0", ","}:
+        sign = ""
+    return sign + whole + ("." + fraction if fraction else "")
+
+
+def _scientific(number: Decimal, significant: int | None, exact: bool) -> str:
+    exponent = number.adjusted()
+    mantissa = number.scaleb(-exponent)
+    if exact or significant is None:
+        text = format(mantissa.normalize(), "f")
+    else:
+        mantissa = mantissa.quantize(Decimal(1).scaleb(1 - significant), rounding=ROUND_HALF_UP)
+        if abs(mantissa) >= 10:
+            mantissa = mantissa.scaleb(-1)
+            exponent += 1
+            mantissa = mantissa.quantize(Decimal(1).scaleb(1 - significant), rounding=ROUND_HALF_UP)
+        text = format(mantissa, "f")
+    return f"{text} × 10{str(exponent).translate(_SUPERSCRIPT)}"

@@ -1,0 +1,120 @@
+"""Parameter spaces and reproducible draws.
+
+Every draw comes from SHA-256 of (scenario key, version, seed, attempt, parameter name), never
+from a pseudo-random generator whose stream could change between Python or numpy releases, so a
+(scenario version, seed) gives the same variant on every machine and in every process. Values are
+drawn at display precision (a step, or significant figures) in exact decimal arithmetic,
+including the logarithms of log-uniform spaces, so what the learner reads is exactly what the
+formulas compute with.
+"""
+
+import hashlib
+from dataclasses import dataclass
+from decimal import ROUND_FLOOR, Decimal, localcontext
+
+from .catalogue import NUMBER
+from .numbers import (
+    as_number,
+    round_down_significant,
+    round_significant,
+    round_up_significant,
+    to_decimal,
+)
+from .units import UnitSpec
+
+SPACES = ("gpu", "model", "format", "values", "int", "float", "log", "value")
+_TWO_64 = Decimal(2) ** 64
+
+
+def draw_integer(scenario: str, version: int, seed: int, attempt: int, name: str) -> int:
+    """A 64-bit integer determined by its inputs alone [0, 2**64)."""
+    message = f"{scenario}\x1f{version}\x1f{seed}\x1f{attempt}\x1f{name}".encode()
+    return int.from_bytes(hashlib.sha256(message).digest()[:8], "big")
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter and its space.
+
+    `space` is one of:
+    - "gpu" / "model" / "format": a catalogue choice; `choices` holds the entries.
+    - "values": one of the numbers in `choices`.
+    - "int": low..high (inclusive) in steps of `step`.
+    - "float": low..high in steps of `step`, or uniform rounded to `significant` figures.
+    - "log": log-uniform on [low, high], rounded to `significant` figures (whole if `integer`).
+    - "value": the fixed number `choices[0]`.
+
+    Numbers are in `unit` (display unit); the formulas see them in base units.
+    """
+
+    name: str
+    space: str
+    choices: tuple = ()
+    low: Decimal | None = None
+    high: Decimal | None = None
+    step: Decimal | None = None
+    significant: int | None = None
+    integer: bool = False
+    unit: UnitSpec | None = None
+    kind: object = NUMBER
+
+    @property
+    def is_catalogue(self) -> bool:
+        return self.space in ("gpu", "model", "format")
+
+    def count(self) -> int | None:
+        """How many values the space holds (None for continuous spaces)."""
+        if self.space in ("gpu", "model", "format", "values", "value"):
+            return len(self.choices)
+        if self.step is not None:
+            return int((self.high - self.low) / self.step) + 1
+        return None
+
+    def draw(self, bits: int):
+        """The parameter's value (display units) for 64 random `bits`."""
+        if self.space in ("gpu", "model", "format", "values", "value"):
+            return self.choices[bits % len(self.choices)]
+        if self.step is not None:
+            index = bits % self.count()
+            return as_number(self.low + self.step * index)
+        fraction = Decimal(bits) / _TWO_64
+        with localcontext() as context:
+            context.prec = 40
+            if self.space == "log":
+                low, high = self.low.ln(), self.high.ln()
+                value = (low + (high - low) * fraction).exp()
+            else:
+                value = self.low + (self.high - self.low) * fraction
+        return self._rounded(value)
+
+    def _rounded(self, value: Decimal):
+        rounded = round_significant(value, self.significant)
+        if rounded < self.low:
+            rounded = round_up_significant(self.low, self.significant)
+        elif rounded > self.high:
+            rounded = round_down_significant(self.high, self.significant)
+        if self.integer:
+            rounded = rounded.to_integral_value(rounding=ROUND_FLOOR)
+            rounded = max(rounded, self.low.to_integral_value(rounding="ROUND_CEILING"))
+        return as_number(rounded)
+
+    def to_base(self, value):
+        """A drawn numeric value in base units (entries pass through)."""
+        if self.is_catalogue or self.unit is None or self.unit.factor == 1:
+            return value
+        return value * self.unit.factor
+
+    def representable(self) -> bool:
+        """Whether a continuous space holds at least one value at its display precision."""
+        if self.significant is None:
+            return True
+        low = round_up_significant(self.low, self.significant)
+        high = round_down_significant(self.high, self.significant)
+        if self.integer:
+            return high.to_integral_value(rounding=ROUND_FLOOR) >= low
+        return low <= high
+
+
+def decimal_of(value) -> Decimal:
+    """A YAML/JSON number as an exact decimal (floats by their shortest repr)."""
+    return to_decimal(value)

@@ -1,0 +1,252 @@
+"""Text with placeholders: ``{formula}`` or ``{formula:options}``, rendered with a variant's values.
+
+Options are comma-separated: a unit to show the value in (``TB``, ``GiB``, ``ms``, ``$/h``, ``%``),
+``3s`` (three significant figures), ``2f`` (two decimals), ``exact`` (every digit), ``bare`` (the
+number without its unit). ``{{`` and ``}}`` are literal braces. Without options, a parameter or
+given value is shown exactly as drawn or rounded, in its own unit; any other whole number
+exactly; anything else to three significant figures. A catalogue entry shows its name.
+"""
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from .catalogue import Catalogue
+from .errors import FormulaError, ParseError
+from .formula import Formula, compile_formula
+from .numbers import format_number
+from .units import TIMES_SIGNS, UnitSpec, display_unit
+
+MAX_TEMPLATE_LENGTH = 20_000
+MAX_PLACEHOLDERS = 200
+_PRECISION = re.compile(r"^(?P<digits>\d{1,2})(?P<mode>[sf])$")
+
+
+@dataclass(frozen=True)
+class Display:
+    """How a value is shown: a parameter or given value exactly as drawn or rounded, in its own
+    unit; for a part's key (`value` None), only the unit it is shown in by default."""
+
+    value: object
+    unit: UnitSpec | None
+
+
+@dataclass(frozen=True)
+class Placeholder:
+    formula: Formula
+    source: str
+    unit: UnitSpec | None = None
+    significant: int | None = None
+    decimals: int | None = None
+    exact: bool = False
+    bare: bool = False
+
+    @property
+    def name(self) -> str | None:
+        """The single name this placeholder shows, if it is just a name."""
+        source = self.formula.source
+        return source if source.isidentifier() else None
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """One rendered placeholder: the text shown, and the number/unit it states (for checks)."""
+
+    placeholder: Placeholder
+    text: str
+    value: object
+    number_text: str | None
+    unit: UnitSpec | None
+
+
+class Template:
+    """A compiled text: literal segments and placeholders."""
+
+    __slots__ = ("source", "segments", "placeholders")
+
+    def __init__(self, source: str, segments: list):
+        self.source = source
+        self.segments = segments
+        self.placeholders = [s for s in segments if isinstance(s, Placeholder)]
+
+    @property
+    def names(self) -> frozenset[str]:
+        used: set[str] = set()
+        for placeholder in self.placeholders:
+            used |= placeholder.formula.names
+        return frozenset(used)
+
+    def render(self, env: Mapping, displays: Mapping[str, Display]) -> str:
+        return "".join(
+            segment if isinstance(segment, str) else render_placeholder(segment, env, displays).text
+            for segment in self.segments
+        )
+
+    def render_parts(self, env: Mapping, displays: Mapping[str, Display]) -> tuple[str, list]:
+        """The text and each placeholder's `Rendered` record."""
+        pieces, records = [], []
+        for segment in self.segments:
+            if isinstance(segment, str):
+                pieces.append(segment)
+            else:
+                record = render_placeholder(segment, env, displays)
+                records.append(record)
+                pieces.append(record.text)
+        return "".join(pieces), records
+
+
+def compile_template(
+    source: str,
+    names: Mapping,
+    catalogue: Catalogue,
+    on_error: Callable[[str], None] | None = None,
+) -> Template:
+    """Compile a text with placeholders. Raises `FormulaError` on the first bad placeholder
+    unless `on_error` is given, which then receives every message and the bad placeholders
+    are left out."""
+    if not isinstance(source, str):
+        raise FormulaError("text expected")
+    if len(source) > MAX_TEMPLATE_LENGTH:
+        raise FormulaError(f"the text is too long (over {MAX_TEMPLATE_LENGTH} characters)")
+    segments: list = []
+    literal: list[str] = []
+    position = 0
+    count = 0
+    while position < len(source):
+        character = source[position]
+        if character == "{" and source.startswith("{{", position):
+            literal.append("{")
+            position += 2
+            continue
+        if character == "}" and source.startswith("}}", position):
+            literal.append("}")
+            position += 2
+            continue
+        if character == "}":
+            _report(on_error, f"unmatched '}}' at character {position + 1} (write '}}}}')")
+            literal.append("}")
+            position += 1
+            continue
+        if character != "{":
+            literal.append(character)
+            position += 1
+            continue
+        end = source.find("}", position + 1)
+        opening = source.find("{", position + 1)
+        if end < 0 or (0 <= opening < end):
+            _report(on_error, f"'{{' at character {position + 1} is not closed (write '{{{{')")
+            literal.append("{")
+            position += 1
+            continue
+        count += 1
+        if count > MAX_PLACEHOLDERS:
+            _report(on_error, f"too many placeholders (more than {MAX_PLACEHOLDERS})")
+            break
+        body = source[position + 1 : end]
+        try:
+            placeholder = compile_placeholder(body, names, catalogue)
+        except FormulaError as error:
+            _report(on_error, f"placeholder {{{body}}}: {error.message}")
+        else:
+            if literal:
+                segments.append("".join(literal))
+                literal = []
+            segments.append(placeholder)
+        position = end + 1
+    if literal:
+        segments.append("".join(literal))
+    return Template(source, segments)
+
+
+def _report(on_error, message: str) -> None:
+    if on_error is None:
+        raise FormulaError(message)
+    on_error(message)
+
+
+def compile_placeholder(body: str, names: Mapping, catalogue: Catalogue) -> Placeholder:
+    formula_text, _, options_text = body.partition(":")
+    formula = compile_formula(formula_text, names, catalogue, result="any")
+    unit = None
+    significant = decimals = None
+    exact = bare = False
+    for option in (o.strip() for o in options_text.split(",")) if options_text else ():
+        if not option:
+            continue
+        precision = _PRECISION.match(option)
+        if precision:
+            digits = int(precision["digits"])
+            if precision["mode"] == "s":
+                if not 1 <= digits <= 15:
+                    raise FormulaError("significant figures must be from 1 to 15")
+                significant = digits
+            else:
+                decimals = digits
+        elif option == "exact":
+            exact = True
+        elif option == "bare":
+            bare = True
+        elif unit is None:
+            try:
+                unit = display_unit(option)
+            except ParseError as error:
+                raise FormulaError(f"unknown unit or option '{option}': {error.message}") from None
+        else:
+            raise FormulaError(f"unknown option '{option}' (a unit was already given)")
+    if unit is not None and formula.kind != "number":
+        raise FormulaError(
+            f"'{formula.source}' is not a number, so it cannot be shown in {unit.text}"
+        )
+    return Placeholder(formula, body, unit, significant, decimals, exact, bare)
+
+
+def render_placeholder(
+    placeholder: Placeholder, env: Mapping, displays: Mapping[str, Display]
+) -> Rendered:
+    value = placeholder.formula.evaluate(env)
+    if isinstance(value, str):
+        return Rendered(placeholder, value, value, None, None)
+    if not isinstance(value, (int, float)):
+        name = getattr(value, "name", None)
+        text = name if isinstance(name, str) else str(value)
+        return Rendered(placeholder, text, value, None, None)
+    unit = placeholder.unit
+    display = displays.get(placeholder.name) if placeholder.name else None
+    if display is not None and display.value is None:
+        # A part's key: shown in the part's unit unless the placeholder names another.
+        unit = unit or display.unit
+        display = None
+    explicit_precision = placeholder.significant is not None or placeholder.decimals is not None
+    if display is not None and (unit is None or unit == display.unit) and not explicit_precision:
+        # A parameter or given value: show exactly what was drawn or rounded.
+        shown_unit = display.unit
+        number = format_number(display.value, exact=True)
+    else:
+        shown_unit = unit
+        number_value = value / unit.factor if unit is not None else value
+        number = format_number(
+            number_value,
+            significant=placeholder.significant,
+            decimals=placeholder.decimals,
+            exact=placeholder.exact,
+        )
+    if placeholder.bare or shown_unit is None:
+        return Rendered(placeholder, number, value, number, shown_unit)
+    return Rendered(placeholder, with_unit(number, shown_unit), value, number, shown_unit)
+
+
+def with_unit(number: str, unit: UnitSpec) -> str:
+    """A written number with its unit: "$2.50/h", "12%", "2.8×", "8 GPUs", "1.07 TB"."""
+    text = unit.text
+    if not text:
+        return number
+    if text.startswith("$"):
+        sign = "-" if number.startswith("-") else ""
+        digits = number.lstrip("-")
+        if "." in digits and "×" not in digits and len(digits.partition(".")[2]) == 1:
+            digits += "0"
+        rest = text[1:]
+        return f"{sign}${digits}{rest if rest[:1] in ('/', '') else ' ' + rest.strip()}"
+    if text == "%" or text in TIMES_SIGNS:
+        return number + text
+    return f"{number} {text}"

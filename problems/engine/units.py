@@ -1,0 +1,341 @@
+"""Units of the domain: one Pint registry, a small safe unit-expression reader, conversions.
+
+Every value a formula computes is in base units: bytes, seconds, FLOP, tokens, requests, USD,
+watts (and products of these: B/s, FLOP/s, tok/s, $/s). A part's `unit` is only how its answer is
+shown and read; `UnitSpec.factor` is the number of base units in one display unit
+(GB -> 1e9, GiB -> 2**30, ms -> 1e-3, % -> 0.01).
+
+Unit expressions are read by our own tokenizer, not by Pint's expression parser, because that
+parser evaluates numbers (``GB**9**9**9`` would hang it). Pint resolves single unit names only
+(prefixes, plurals, aliases), from the definitions in ``units.txt``.
+
+Reference: Pint 0.26 definitions syntax, https://pint.readthedocs.io/en/stable/advanced/defining.html
+"""
+
+import difflib
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import pint
+
+from .errors import ParseError
+
+UNITS = pint.UnitRegistry(str(Path(__file__).with_name("units.txt")))
+"""The engine's Pint registry (decimal and binary prefixes, bytes, bits, FLOP, tokens, USD…)."""
+
+MAX_UNIT_LENGTH = 40
+MAX_UNIT_TERMS = 6
+
+Dimensions = tuple[tuple[str, int], ...]
+DIMENSIONLESS: Dimensions = ()
+
+# Things that are counted: a prefix below one (milli-, micro-) makes no sense on them and is
+# almost always a mistyped capital ("mb" for MB).
+_COUNTED = {"[information]", "[compute]", "[token]", "[request]"}
+_SUB_UNIT_PREFIXES = {"nano": "n", "micro": "µ", "milli": "m"}
+
+_PHRASES: dict[Dimensions, str] = {
+    (): "a plain number",
+    (("[information]", 1),): "an amount of data",
+    (("[time]", 1),): "a time",
+    (("[information]", 1), ("[time]", -1)): "a bandwidth (data per time)",
+    (("[compute]", 1),): "an amount of compute (FLOP)",
+    (("[compute]", 1), ("[time]", -1)): "a compute rate (FLOP/s)",
+    (("[token]", 1),): "a number of tokens",
+    (("[time]", -1), ("[token]", 1)): "a token rate",
+    (("[request]", 1),): "a number of requests",
+    (("[request]", 1), ("[time]", -1)): "a request rate",
+    (("[currency]", 1),): "an amount of money",
+    (("[currency]", 1), ("[time]", -1)): "a cost per time",
+    (("[currency]", 1), ("[token]", -1)): "a cost per token",
+    (("[currency]", 1), ("[request]", -1)): "a cost per request",
+    (("[information]", 1), ("[token]", -1)): "data per token",
+    (("[power]", 1),): "a power",
+    (("[power]", 1), ("[time]", 1)): "an energy",
+    (("[time]", -1),): "a rate (per time)",
+}
+
+_BASE_SYMBOLS = {
+    "[information]": "B",
+    "[time]": "s",
+    "[compute]": "FLOP",
+    "[token]": "tok",
+    "[request]": "req",
+    "[currency]": "USD",
+    "[power]": "W",
+}
+
+# Shown when a unit is unknown: the spellings people mean.
+COMMON_UNITS = (
+    "B",
+    "kB",
+    "MB",
+    "GB",
+    "TB",
+    "PB",
+    "KiB",
+    "MiB",
+    "GiB",
+    "TiB",
+    "PiB",
+    "b",
+    "kb",
+    "Mb",
+    "Gb",
+    "Tb",
+    "bit",
+    "byte",
+    "s",
+    "ms",
+    "µs",
+    "us",
+    "ns",
+    "min",
+    "h",
+    "FLOP",
+    "GFLOP",
+    "TFLOP",
+    "PFLOP",
+    "FLOPS",
+    "GFLOPS",
+    "TFLOPS",
+    "PFLOPS",
+    "tok",
+    "tokens",
+    "Mtok",
+    "tok/s",
+    "req",
+    "requests",
+    "req/s",
+    "$",
+    "USD",
+    "cents",
+    "%",
+    "W",
+    "kW",
+    "kWh",
+    "J",
+)
+
+
+@dataclass(frozen=True)
+class UnitSpec:
+    """A unit as written (`text`), its size in base units (`factor`) and its `dimensions`.
+
+    `noun` is set for a counted noun that is not a physical unit ("GPUs", "replicas"): its
+    values are plain counts, and an answer may repeat the noun ("8 GPUs").
+    """
+
+    text: str
+    factor: float
+    dimensions: Dimensions
+    noun: str | None = None
+
+    @property
+    def phrase(self) -> str:
+        """Plain words for the kind of quantity ("an amount of data")."""
+        if self.noun:
+            return f"a number of {self.noun}"
+        return dimension_phrase(self.dimensions)
+
+    @property
+    def is_percent(self) -> bool:
+        return self.text.strip() == "%"
+
+    def to_base(self, value: float) -> float:
+        """`value` in this unit -> base units."""
+        return value * self.factor
+
+    def from_base(self, value: float) -> float:
+        """`value` in base units -> this unit."""
+        return value / self.factor
+
+
+def dimension_phrase(dimensions: Dimensions) -> str:
+    """Plain words for a dimension: "a bandwidth (data per time)", or its base units."""
+    if dimensions in _PHRASES:
+        return _PHRASES[dimensions]
+    return "a quantity in " + base_unit_text(dimensions)
+
+
+def base_unit_text(dimensions: Dimensions) -> str:
+    """The base unit of a dimension, written out: (("[information]", 1), ("[time]", -1)) -> B/s."""
+    if not dimensions:
+        return "1"
+    top = [_power(dimension, exponent) for dimension, exponent in dimensions if exponent > 0]
+    bottom = [_power(dimension, -exponent) for dimension, exponent in dimensions if exponent < 0]
+    text = "·".join(top) or "1"
+    if bottom:
+        text += "/" + ("·".join(bottom) if len(bottom) == 1 else "(" + "·".join(bottom) + ")")
+    return text
+
+
+def _power(dimension: str, exponent: int) -> str:
+    symbol = _BASE_SYMBOLS.get(dimension, dimension.strip("[]"))
+    return symbol if exponent == 1 else f"{symbol}^{exponent}"
+
+
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
+_SCALE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+_TOKEN = re.compile(
+    r"""\s*(?:
+        (?P<op>/|\*|·|⋅)
+      | (?P<num>\d{1,13}(?:\.\d{1,6})?)(?:\s*(?P<numscale>[kKM])(?![A-Za-zµμ]))?
+      | (?P<name>[A-Za-zµμ]+|\$|%)
+        (?:\s*(?:\^|\*\*)\s*(?P<exp>[-+−]?\d)|(?P<sup>[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]))?
+    )""",
+    re.VERBOSE,
+)
+_NUMBER_SCALES = {"k": 1e3, "K": 1e3, "M": 1e6}
+
+
+def parse_unit(text: str) -> UnitSpec:
+    """Read a unit expression such as ``GB``, ``tok/s``, ``$/h``, ``$ per million tokens``.
+
+    Supports products and quotients (``*``, ``·``, ``/``, ``per``), small integer exponents
+    (``s^2``, ``s**-1``, ``s²``), scale words and numbers (``per 1M tokens``). Names resolve
+    through `UNITS` with SI and binary prefixes and plurals. Raises `ParseError` with a
+    suggestion for an unknown or ambiguous name.
+    """
+    if not isinstance(text, str):
+        raise ParseError("a unit must be text")
+    if len(text) > MAX_UNIT_LENGTH:
+        raise ParseError(f"the unit is too long (over {MAX_UNIT_LENGTH} characters)")
+    return _parse_unit_cached(text)
+
+
+@lru_cache(maxsize=2048)
+def _parse_unit_cached(text: str) -> UnitSpec:
+    source = re.sub(r"\bper\b", "/", text.strip())
+    factor = 1.0
+    exponents: dict[str, int] = {}
+    position = 0
+    divide = False
+    expect_term = True
+    scale = 1.0
+    scaled = False
+    terms = 0
+    while position < len(source):
+        if source[position:].isspace():
+            break
+        match = _TOKEN.match(source, position)
+        if not match or match.end() == position:
+            rest = source[position:].strip()
+            raise ParseError(f"'{rest}' is not part of a unit I can read")
+        position = match.end()
+        if match["op"]:
+            if terms == 0:
+                raise ParseError(f"'{text.strip()}' starts with an operator")
+            if expect_term or scaled:
+                raise ParseError(f"'{text.strip()}' has an operator where a unit should be")
+            divide = match["op"] == "/"
+            expect_term = True
+            continue
+        if match["num"]:
+            scale *= float(match["num"]) * _NUMBER_SCALES.get(match["numscale"] or "", 1.0)
+            scaled = True
+            continue
+        name = match["name"]
+        if name.lower() in _SCALE_WORDS:
+            scale *= _SCALE_WORDS[name.lower()]
+            scaled = True
+            continue
+        exponent_text = match["exp"] or (match["sup"] or "").translate(_SUPERSCRIPTS)
+        exponent = int(exponent_text.replace("−", "-")) if exponent_text else 1
+        if exponent == 0:
+            raise ParseError(f"'{text.strip()}' raises a unit to the power 0")
+        name_factor, name_dimensions = _resolve_name(name)
+        sign = -1 if divide else 1
+        factor *= (scale * name_factor) ** (sign * exponent)
+        for dimension, power in name_dimensions:
+            exponents[dimension] = exponents.get(dimension, 0) + sign * exponent * power
+        terms += 1
+        if terms > MAX_UNIT_TERMS:
+            raise ParseError(f"the unit has more than {MAX_UNIT_TERMS} parts")
+        divide = False
+        expect_term = False
+        scale = 1.0
+        scaled = False
+    if scaled:
+        raise ParseError(f"'{text.strip()}' ends with a number that scales no unit")
+    if terms == 0:
+        raise ParseError("no unit was given")
+    if expect_term:
+        raise ParseError(f"'{text.strip()}' ends with an operator")
+    dimensions = tuple(sorted((d, e) for d, e in exponents.items() if e != 0))
+    return UnitSpec(text=text.strip(), factor=factor, dimensions=dimensions)
+
+
+@lru_cache(maxsize=1024)
+def _resolve_name(name: str) -> tuple[float, Dimensions]:
+    if name == "$":
+        name = "USD"
+    elif name == "%":
+        name = "percent"
+    try:
+        candidates = UNITS.parse_unit_name(name)
+    except (pint.errors.PintError, ValueError, KeyError):
+        candidates = ()
+    if not candidates:
+        raise ParseError(f"'{name}' is not a unit I know{_suggestion(name)}")
+    prefix, unit, _suffix = candidates[0]
+    quantity = UNITS.Quantity(1, name).to_base_units()
+    dimensions = tuple(sorted((d, int(e)) for d, e in quantity.dimensionality.items()))
+    if prefix in _SUB_UNIT_PREFIXES and _COUNTED & {d for d, _ in dimensions}:
+        upper = name[0].upper() + name[1:]
+        suggestion = _suggestion(name) or f" (did you mean {upper}?)"
+        raise ParseError(
+            f"'{name}' would mean {prefix}{unit}s, a fraction of one {unit}{suggestion}"
+        )
+    return float(quantity.magnitude), dimensions
+
+
+def _suggestion(name: str) -> str:
+    same_letters = [unit for unit in COMMON_UNITS if unit.lower() == name.lower()]
+    close = same_letters or difflib.get_close_matches(name, COMMON_UNITS, n=3, cutoff=0.6)
+    if not close:
+        return ""
+    return " (did you mean " + " or ".join(close) + "?)"
+
+
+_NOUN = re.compile(r"^[A-Za-z][A-Za-z-]{0,30}$")
+TIMES_SIGNS = ("×", "x")
+
+
+@lru_cache(maxsize=512)
+def display_unit(text: str) -> UnitSpec:
+    """The unit of a part or parameter as authored: a physical unit, "" (a plain number),
+    "×"/"x" (a ratio), or a counted noun ("GPUs").
+
+    Raises `ParseError` for something that looks like a mistyped unit ("GIB", "TBB").
+    """
+    text = text.strip()
+    if text == "":
+        return UnitSpec(text="", factor=1.0, dimensions=DIMENSIONLESS)
+    if text in TIMES_SIGNS:
+        return UnitSpec(text=text, factor=1.0, dimensions=DIMENSIONLESS)
+    try:
+        return parse_unit(text)
+    except ParseError:
+        # A plain word that resembles no unit is a counted noun; "GIB" or "TBB" are typos.
+        if not _NOUN.match(text) or _suggestion(text):
+            raise
+        return UnitSpec(text=text, factor=1.0, dimensions=DIMENSIONLESS, noun=text)
+
+
+def same_noun(typed: str, noun: str) -> bool:
+    """Whether `typed` names the counted noun `noun`, in singular or plural ("GPU" ~ "GPUs")."""
+    return _singular(typed) == _singular(noun)
+
+
+def _singular(word: str) -> str:
+    word = word.strip().lower()
+    for ending in ("es", "s"):
+        if word.endswith(ending) and len(word) > len(ending) + 1:
+            stem = word[: -len(ending)]
+            if ending == "es" and not stem.endswith(("ch", "sh", "x", "ss")):
+                continue
+            return stem
+    return word
