@@ -1,0 +1,133 @@
+"""GPU comparison: decode throughput and cost per million tokens, and which bound applies.
+
+The right GPU for a workload is the one with the lowest cost per token that meets the latency
+target and holds the model: memory capacity decides whether it fits, memory bandwidth sets the
+speed of small-batch decode, FLOP/s the speed of prefill and large-batch decode, and the price
+per hour (a parameter, see :class:`catalogue.GPU`) turns speed into dollars.
+
+References
+----------
+Pope et al., "Efficiently Scaling Transformer Inference", arXiv 2211.05102; the datasheets cited
+in the catalogue.
+"""
+
+from . import _validate as check
+from .capacity import cost_per_million_tokens
+from .catalogue import FORMATS, GPU, Model, NumberFormat
+from .latency import decode_compute_time, decode_memory_time, decode_tokens_per_second
+from .roofline import checked_peak, forward_flops_per_token
+
+BF16 = FORMATS["bf16"]
+
+
+def decode_cost_per_million_tokens(
+    model,
+    gpu,
+    weight_format,
+    kv_format,
+    batch_size,
+    context_tokens,
+    price_per_hour,
+    tensor_parallel=1,
+    compute_format=BF16,
+):
+    """Dollars per million generated tokens for a replica decoding at a given batch.
+
+    Parameters
+    ----------
+    model : Model
+    gpu : GPU
+    weight_format, kv_format : NumberFormat
+    batch_size : number or array
+        Sequences decoding together [sequences].
+    context_tokens : number or array
+        Tokens cached per sequence [tokens].
+    price_per_hour : number or array
+        Price of one GPU-hour [USD/h] (a parameter; see ``gpu.price_per_hour_default``).
+    tensor_parallel : int or array, default 1
+        GPUs in the replica, all paid for.
+    compute_format : NumberFormat, default bf16
+
+    Returns
+    -------
+    Cost [USD per 1e6 tokens] = price × GPUs / 3600 / (tokens/s) × 1e6, at the roofline
+    throughput (a lower bound on cost).
+    """
+    check.positive("price_per_hour", price_per_hour, check.MAX_PRICE)
+    throughput = decode_tokens_per_second(
+        model,
+        gpu,
+        weight_format,
+        kv_format,
+        batch_size,
+        context_tokens,
+        tensor_parallel,
+        compute_format,
+    )
+    return cost_per_million_tokens(price_per_hour, throughput, tensor_parallel)
+
+
+def decode_compute_to_memory_ratio(
+    model,
+    gpu,
+    weight_format,
+    kv_format,
+    batch_size,
+    context_tokens,
+    tensor_parallel=1,
+    compute_format=BF16,
+):
+    """Compute time over memory time of a decode step: below 1 memory-bound, above 1 compute-bound.
+
+    Parameters
+    ----------
+    model : Model
+    gpu : GPU
+    weight_format, kv_format : NumberFormat
+    batch_size : number or array
+        Sequences decoding together [sequences].
+    context_tokens : number or array
+        Tokens cached per sequence [tokens].
+    tensor_parallel : int or array, default 1
+    compute_format : NumberFormat, default bf16
+
+    Returns
+    -------
+    Ratio [1] = decode compute time / decode memory time.
+    """
+    memory = decode_memory_time(
+        model, gpu, weight_format, kv_format, batch_size, context_tokens, tensor_parallel
+    )
+    compute = decode_compute_time(
+        model, gpu, batch_size, context_tokens, tensor_parallel, compute_format
+    )
+    return compute / memory
+
+
+def decode_critical_batch_size(model, gpu, weight_format, compute_format=BF16):
+    """Batch size at which reading the weights and multiplying by them take equally long.
+
+    Parameters
+    ----------
+    model : Model
+    gpu : GPU
+    weight_format : NumberFormat
+        Format of the weights read.
+    compute_format : NumberFormat, default bf16
+        Format of the multiplies.
+
+    Returns
+    -------
+    Batch [sequences] = (matmul weight bytes / bandwidth) / (forward FLOPs per token / peak).
+    For a dense model in BF16 this is the ridge point (H100 SXM: about 295); below it decode is
+    memory-bound. The KV cache is ignored (it only pushes the crossover out), and every expert
+    of an MoE model is counted as read (true once the batch touches them all).
+    """
+    check.entry("model", model, Model, "MODELS")
+    check.entry("gpu", gpu, GPU, "GPUS")
+    check.entry("weight_format", weight_format, NumberFormat, "FORMATS")
+    peak = checked_peak(gpu, compute_format, "compute_format")
+    lookup_only = 0 if model.tie_word_embeddings else model.embedding_params
+    weights = (model.total_params - lookup_only) * weight_format.bytes_per_element
+    per_token = forward_flops_per_token(model)
+    return (weights / gpu.hbm_bandwidth) / (per_token / peak)
