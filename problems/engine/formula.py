@@ -21,6 +21,7 @@ import difflib
 import inspect
 import math
 import operator
+import warnings
 from collections.abc import Callable, Mapping
 from decimal import ROUND_HALF_UP, Decimal
 from typing import NamedTuple
@@ -215,7 +216,10 @@ def compile_formula(
 
 def _parse(text: str) -> ast.Expression:
     try:
-        return ast.parse(text, mode="eval")
+        with warnings.catch_warnings():
+            # "invalid decimal literal" and the like: the formula is refused or fine either way.
+            warnings.simplefilter("ignore")
+            return ast.parse(text, mode="eval")
     except SyntaxError as error:
         where = f" (column {error.offset})" if error.offset else ""
         message = (error.msg or "invalid syntax").replace("invalid syntax. ", "")
@@ -512,6 +516,8 @@ class _Compiler:
         if not isinstance(node.func, ast.Name):
             self.fail("only the math builtins and registered functions can be called, by name")
         name = node.func.id
+        if name.startswith("_"):
+            self.fail(f"names starting with '_' are not allowed ({name})")
         if len(node.args) + len(node.keywords) > MAX_ARGUMENTS:
             self.fail(f"{name}() has too many arguments")
         for argument in node.args:

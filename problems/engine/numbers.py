@@ -69,6 +69,12 @@ def format_number(
     Thousands are grouped with commas (32,768); magnitudes of 1e15 and above or below 1e-4 are
     written in scientific notation (1.07 × 10¹⁵), which the answer parser reads back.
     """
+    if significant is None and decimals is None:
+        # Fast path for whole numbers, the most common case in texts and steps.
+        if value.__class__ is int and -(10**15) < value < 10**15:
+            return f"{value:,}"
+        if value.__class__ is float and value.is_integer() and abs(value) < 1e15:
+            return f"{int(value):,}"
     if isinstance(value, bool):
         value = int(value)
     if isinstance(value, float) and not math.isfinite(value):

@@ -202,8 +202,13 @@ def content_hash(definition: Mapping) -> str:
 
 
 def load_yaml(text: str | bytes, *, max_bytes: int = MAX_YAML_BYTES):
-    """Parse a YAML document with `yaml.safe_load`, after a size cap; refuse anchors/aliases
-    (they let a small document expand enormously) and documents of more than MAX_NODES nodes."""
+    """Parse a YAML document with PyYAML's safe loader only (the C `CSafeLoader` when libyaml is
+    present, else `SafeLoader`: the loaders of `yaml.safe_load`), after a size cap.
+
+    Refused before anything is built: documents over `max_bytes`, anchors and aliases (they let
+    a small document expand enormously), more than MAX_NODES values, nesting deeper than
+    MAX_YAML_DEPTH. Errors are a `ScenarioError` with the line and column.
+    """
     if isinstance(text, bytes):
         if len(text) > max_bytes:
             raise ScenarioError([FieldError("", f"the document is larger than {max_bytes} bytes")])
@@ -213,28 +218,11 @@ def load_yaml(text: str | bytes, *, max_bytes: int = MAX_YAML_BYTES):
             raise ScenarioError([FieldError("", "the document is not UTF-8 text")]) from None
     if not isinstance(text, str):
         raise ScenarioError([FieldError("", "the document must be text")])
-    if len(text.encode("utf-8")) > max_bytes:
+    if len(text) > max_bytes or len(text.encode("utf-8")) > max_bytes:
         raise ScenarioError([FieldError("", f"the document is larger than {max_bytes} bytes")])
     try:
-        nodes = 0
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
-            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
-                mark = event.start_mark
-                raise ScenarioError(
-                    [
-                        FieldError(
-                            "",
-                            f"line {mark.line + 1}: YAML anchors and aliases (& and *) "
-                            "are not allowed; write the value out",
-                        )
-                    ]
-                )
-            nodes += 1
-            if nodes > MAX_NODES:
-                raise ScenarioError(
-                    [FieldError("", f"the document has more than {MAX_NODES} values")]
-                )
-        return yaml.safe_load(text)
+        _scan_yaml(text)
+        return yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 - a safe loader
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
@@ -242,6 +230,43 @@ def load_yaml(text: str | bytes, *, max_bytes: int = MAX_YAML_BYTES):
         raise ScenarioError([FieldError("", f"{where}not valid YAML ({problem})")]) from None
     except RecursionError:
         raise ScenarioError([FieldError("", "the document is nested too deeply")]) from None
+
+
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+MAX_YAML_DEPTH = 40
+
+
+def _scan_yaml(text: str) -> None:
+    nodes = depth = 0
+    for event in yaml.parse(text, Loader=_SAFE_LOADER):
+        line = event.start_mark.line + 1 if event.start_mark else 0
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            raise ScenarioError(
+                [
+                    FieldError(
+                        "",
+                        f"line {line}: YAML anchors and aliases (& and *) "
+                        "are not allowed; write the value out",
+                    )
+                ]
+            )
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_YAML_DEPTH:
+                raise ScenarioError(
+                    [
+                        FieldError(
+                            "",
+                            f"line {line}: the document is nested more "
+                            f"than {MAX_YAML_DEPTH} levels deep",
+                        )
+                    ]
+                )
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+        nodes += 1
+        if nodes > MAX_NODES:
+            raise ScenarioError([FieldError("", f"the document has more than {MAX_NODES} values")])
 
 
 def load_problem_yaml(text: str | bytes, catalogue: Catalogue | None = None) -> Problem:
@@ -501,10 +526,8 @@ def _compile_scenario(data, root, check, version, problem, catalogue) -> Scenari
         return True
 
     params = _compile_params(
-        fields_.get("params", {}), join(root, "params"), check, catalogue, claim
+        fields_.get("params", {}), join(root, "params"), check, catalogue, claim, names
     )
-    for param in params:
-        names[param.name] = param.kind
 
     given_raw = _definitions(fields_.get("given", {}), join(root, "given"), check)
     derived_raw = _definitions(fields_.get("derived", {}), join(root, "derived"), check)
@@ -544,17 +567,27 @@ def _compile_scenario(data, root, check, version, problem, catalogue) -> Scenari
     order = _order(definitions, check, root, given_raw, derived_raw)
     plan = _plan(order, given, derived, constraints)
 
-    visible = {param.name for param in params} | set(given)
-    text = check.template(fields_.get("text"), join(root, "text"), names, catalogue)
+    # Part keys are claimed up front, so that texts naming an answer get a clear refusal.
+    raw_parts = fields_.get("parts")
+    part_keys: list[str | None] = []
+    for index, item in enumerate(raw_parts if isinstance(raw_parts, list) else []):
+        key_path = join(f"{join(root, 'parts')}[{index}]", "key")
+        claimed = (
+            isinstance(item, dict)
+            and "key" in item
+            and claim(item["key"], key_path, f"the answer to part {index}")
+        )
+        part_keys.append(item["key"] if claimed else None)
+    all_names = {**names, **dict.fromkeys(filter(None, part_keys), NUMBER)}
+
+    visible = set(origins) - set(derived_raw) - set(filter(None, part_keys))
+    text = check.template(fields_.get("text"), join(root, "text"), all_names, catalogue)
     if text is not None:
         _only_visible(text, visible, origins, join(root, "text"), check)
 
     parts = _compile_parts(
-        fields_.get("parts"), join(root, "parts"), check, names, catalogue, claim, visible, origins
+        raw_parts, join(root, "parts"), check, names, catalogue, part_keys, visible, origins
     )
-    all_names = dict(names)
-    for part in parts:
-        all_names[part.key] = NUMBER
     steps = _compile_steps(
         fields_.get("steps", []), join(root, "steps"), check, all_names, catalogue, parts
     )
@@ -630,7 +663,9 @@ def _compile_given(name, spec, path, check, names, catalogue) -> Given | None:
     return Given(name, formula, unit, significant)
 
 
-def _compile_params(raw, path, check, catalogue, claim) -> list[Param]:
+def _compile_params(raw, path, check, catalogue, claim, names) -> list[Param]:
+    """The parameters; `names` receives the kind of every claimed name, even of a parameter
+    with errors, so that formulas using it are not also reported."""
     if raw is None:
         return []
     if not isinstance(raw, dict):
@@ -643,6 +678,10 @@ def _compile_params(raw, path, check, catalogue, claim) -> list[Param]:
         param_path = join(path, str(name))
         if not claim(name, param_path, "a parameter"):
             continue
+        space = next(
+            (s for s in ("gpu", "model", "format") if isinstance(spec, dict) and s in spec), None
+        )
+        names[name] = catalogue.classes[space] if space in catalogue.classes else NUMBER
         param = _compile_param(name, spec, param_path, check, catalogue)
         if param is not None:
             params.append(param)
@@ -864,7 +903,7 @@ def _plan(order, given, derived, constraints) -> tuple:
     return tuple(steps)
 
 
-def _compile_parts(raw, path, check, names, catalogue, claim, visible, origins) -> list[Part]:
+def _compile_parts(raw, path, check, names, catalogue, part_keys, visible, origins) -> list[Part]:
     if not isinstance(raw, list) or not raw:
         check.error(path, "must be a non-empty list of parts")
         return []
@@ -872,20 +911,32 @@ def _compile_parts(raw, path, check, names, catalogue, claim, visible, origins) 
         check.error(path, f"has more than {MAX_PARTS} parts")
     parts: list[Part] = []
     earlier: dict[str, object] = {}
+    answers = dict.fromkeys(filter(None, part_keys), NUMBER)
     for index, item in enumerate(raw):
         part_path = f"{path}[{index}]"
         fields_ = check.mapping(item, part_path, PART_FIELDS, {"key", "prompt", "answer"})
-        if fields_ is None:
-            continue
-        key = fields_.get("key")
-        if not claim(key, join(part_path, "key"), f"part {index}"):
+        key = part_keys[index]
+        if fields_ is None or key is None:
             continue
         scope = {**names, **earlier}
-        prompt = check.template(fields_.get("prompt"), join(part_path, "prompt"), scope, catalogue)
+        prompt = check.template(
+            fields_.get("prompt"), join(part_path, "prompt"), {**names, **answers}, catalogue
+        )
         if prompt is not None:
             _only_visible(prompt, visible, origins, join(part_path, "prompt"), check)
         unit = check.unit(fields_.get("unit", ""), join(part_path, "unit"))
-        answer = check.formula(fields_.get("answer"), join(part_path, "answer"), scope, catalogue)
+        answer = check.formula(
+            fields_.get("answer"), join(part_path, "answer"), {**names, **answers}, catalogue
+        )
+        if answer is not None:
+            later = sorted(answer.names & (answers.keys() - earlier.keys()))
+            if later:
+                check.error(
+                    join(part_path, "answer"),
+                    f"uses '{later[0]}', which is this part or a later one: a part can build "
+                    "only on earlier parts",
+                )
+                answer = None
         uses = _uses(fields_, answer, earlier, part_path, check)
         tolerance = _tolerance(fields_.get("tolerance"), join(part_path, "tolerance"), check)
         partial = _partial(fields_.get("partial"), join(part_path, "partial"), check)

@@ -40,12 +40,8 @@ class Placeholder:
     decimals: int | None = None
     exact: bool = False
     bare: bool = False
-
-    @property
-    def name(self) -> str | None:
-        """The single name this placeholder shows, if it is just a name."""
-        source = self.formula.source
-        return source if source.isidentifier() else None
+    name: str | None = None
+    """The single name this placeholder shows, if it is just a name."""
 
 
 @dataclass(frozen=True)
@@ -197,7 +193,8 @@ def compile_placeholder(body: str, names: Mapping, catalogue: Catalogue) -> Plac
         raise FormulaError(
             f"'{formula.source}' is not a number, so it cannot be shown in {unit.text}"
         )
-    return Placeholder(formula, body, unit, significant, decimals, exact, bare)
+    name = formula.source if formula.source.isidentifier() else None
+    return Placeholder(formula, body, unit, significant, decimals, exact, bare, name)
 
 
 def render_placeholder(
@@ -249,4 +246,6 @@ def with_unit(number: str, unit: UnitSpec) -> str:
         return f"{sign}${digits}{rest if rest[:1] in ('/', '') else ' ' + rest.strip()}"
     if text == "%" or text in TIMES_SIGNS:
         return number + text
+    if unit.noun and number == "1" and text.endswith("s") and len(text) > 2:
+        return f"1 {text.removesuffix('es') if text.endswith(('ches', 'shes')) else text[:-1]}"
     return f"{number} {text}"
