@@ -1,0 +1,150 @@
+"""Checking a scenario over many seeds: what it catches, its report, its speed."""
+
+import copy
+import json
+import time
+
+import yaml
+
+from problems.engine import check_problem, check_scenario, load_problem, load_scenario
+
+from .fixtures import CATALOGUE, PROBLEM_3
+from .test_variant import PROBLEM
+
+
+def scenario_with(change):
+    data = copy.deepcopy(yaml.safe_load(PROBLEM_3)["scenarios"][0])
+    change(data)
+    return load_scenario(data, catalogue=CATALOGUE)
+
+
+def report_of(change, seeds=200):
+    return check_scenario(scenario_with(change), seeds)
+
+
+def messages(report):
+    return [error["message"] for error in report["errors"]]
+
+
+def test_the_example_problem_passes_with_the_bank_check_shape():
+    report = check_problem(PROBLEM, seeds=1000)
+    assert report["ok"], report
+    assert (report["number"], report["page"]) == (3, 2)
+    scenario = report["scenarios"][0]
+    assert {"key", "version", "ok", "seeds_checked", "errors"} <= set(scenario)
+    assert scenario["seeds_checked"] == 1000 and scenario["errors"] == []
+    # GPUs needed with all memory usable equals the key on some seeds: allowed, reported.
+    coincidences = {(c["part"], c["tag"]): c["fraction"] for c in scenario["coincidences"]}
+    assert 0 < coincidences[("gpus_for_cache", "all-memory-usable")] < 1
+    json.dumps(report)
+
+
+def test_a_thousand_seeds_take_well_under_a_second():
+    scenario = PROBLEM.scenario()
+    best = min(_timed(lambda: check_scenario(scenario, 1000)) for _ in range(2))
+    assert best < 1.0, best
+
+
+def _timed(function):
+    start = time.perf_counter()
+    function()
+    return time.perf_counter() - start
+
+
+def test_a_step_that_disagrees_with_the_key_is_reported():
+    def change(data):
+        data["steps"][0] = {
+            "text": "Per token: {2 * kv_per_token:KiB}",
+            "concludes": "kv_per_token",
+        }
+
+    found = messages(report_of(change))
+    assert any("steps[0] shows" in m and "which grades incorrect" in m for m in found), found
+
+
+def test_a_step_rounded_too_coarsely_for_the_tolerance_is_reported():
+    def change(data):
+        data["steps"][1] = "All users: {kv_total:TB,1s}"
+
+    found = messages(report_of(change))
+    assert any(m.startswith("steps[1] shows") and "rounded too coarsely" in m for m in found)
+
+
+def test_a_part_without_a_concluding_step_is_reported():
+    report = report_of(lambda data: data["steps"].pop())
+    assert report["errors"][0] == {
+        "seed": None,
+        "part": "gpus_total",
+        "message": "no worked step concludes part 'gpus_total': end a step with {gpus_total} or "
+        "give it `concludes: gpus_total`",
+    }
+
+
+def test_a_rounded_number_in_the_question_is_reported():
+    def change(data):
+        data["text"] += " Each GPU has {gpu.memory_bytes:GiB}."
+
+    found = messages(report_of(change))
+    assert any("text shows {gpu.memory_bytes:GiB} as '74.5 GiB'" in m for m in found), found
+
+
+def test_an_unsatisfiable_space_is_reported_with_its_constraint():
+    def change(data):
+        data["constraints"].append({"formula": "users > 1000", "message": "a crowd"})
+
+    report = report_of(change, seeds=20)
+    assert not report["ok"]
+    assert "constraint 1 ('users > 1000': a crowd) rejected 100 of them" in messages(report)[0]
+    assert "(on 20 of 20 seeds)" in messages(report)[0]
+
+
+def test_a_nearly_empty_space_shows_in_the_acceptance_rate():
+    def change(data):
+        data["constraints"].append({"formula": "users == 200", "message": "exactly 200"})
+
+    report = report_of(change, seeds=100)
+    # 1 value in 19: the rate is near 1/19 and some seeds exhaust their 100 attempts.
+    assert 0.03 < report["acceptance_rate"] < 0.08
+
+
+def test_keys_out_of_their_declared_range_or_unreadable_are_reported():
+    def change(data):
+        data["parts"][1]["range"] = [0.05, 1.5]
+        data["parts"][0]["unit"] = "PB"
+
+    found = messages(report_of(change))
+    assert any("is outside the part's range [0.05, 1.5]" in m for m in found)
+    assert any("choose a unit that makes it readable" in m for m in found)
+
+
+def test_a_formula_failing_on_some_seeds_is_reported_with_a_seed():
+    def change(data):
+        data["derived"]["odd"] = "1 / (users - 100)"
+        data["parts"][0]["answer"] = "kv_bytes_per_token(model, kv_format) + 0 * odd"
+
+    report = report_of(change)
+    error = report["errors"][0]
+    assert error["message"].startswith("derived.odd: division by zero in '1 / (users - 100)'")
+    assert isinstance(error["seed"], int)
+
+
+def test_a_misconception_equal_to_the_key_on_every_seed_is_a_warning():
+    def change(data):
+        data["parts"][0]["misconceptions"].append(
+            {"tag": "same-thing", "formula": "key * 1.001", "feedback": "Never shown."}
+        )
+
+    report = report_of(change)
+    assert report["ok"]
+    assert any("'same-thing' equals the key on every seed" in w for w in report["warnings"])
+
+
+def test_check_problem_covers_every_scenario():
+    data = yaml.safe_load(PROBLEM_3)
+    second = copy.deepcopy(data["scenarios"][0])
+    second["key"] = "broken-steps"
+    second["steps"] = []
+    data["scenarios"].append(second)
+    report = check_problem(load_problem(data, catalogue=CATALOGUE), seeds=50)
+    assert [s["ok"] for s in report["scenarios"]] == [True, False]
+    assert not report["ok"]
