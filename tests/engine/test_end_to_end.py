@@ -16,12 +16,14 @@ import yaml
 from problems.engine import (
     FormulaError,
     check_problem,
+    check_scenario,
     compile_formula,
     default_catalogue,
     draw_variant,
     grade_answers,
     load_problem,
     load_problem_yaml,
+    load_scenario,
 )
 from problems.engine.catalogue import NUMBER
 from problems.estimator import catalogue as estimator_catalogue
@@ -212,3 +214,13 @@ def test_the_scenario_definition_round_trips_through_json(problem):
     assert (
         draw_variant(again.scenario(), 9).to_json() == draw_variant(problem.scenario(), 9).to_json()
     )
+
+
+def test_the_example_in_format_md_loads_and_passes_its_check():
+    text = (ROOT / "problems" / "engine" / "FORMAT.md").read_text()
+    block = text.split("## A scenario", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
+    scenario = load_scenario(yaml.safe_load(block))
+    report = check_scenario(scenario, seeds=300)
+    assert report["ok"], report["errors"]
+    variant = draw_variant(scenario, 0)
+    assert variant.text.startswith(f"You serve {variant.env['model'].name} to ")
