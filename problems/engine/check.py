@@ -1,7 +1,8 @@
 """Validation of a scenario over many seeds, for `bank check` and the authoring page.
 
 For each seed 0..seeds-1 the scenario is drawn and checked:
-- constraints satisfiable (no `SamplingError`; the share of accepted draws is reported);
+- constraints satisfiable: no `SamplingError`, and the share of accepted draws high enough that
+  a draw fails (all `MAX_ATTEMPTS` attempts rejected) less than once in a million;
 - every formula evaluates (given, derived, answers, misconceptions, text, prompts, steps);
 - every key is finite, readable in its unit (|key| at most 1e15 and, unless 0, at least 1e-9)
   and inside the part's declared `range`; a key of 0 needs an absolute tolerance;
@@ -20,9 +21,10 @@ from .answers import parse_answer
 from .errors import EngineError, FormulaError, ParseError, SamplingError
 from .grading import CORRECT, grade_part
 from .units import display_unit
-from .variant import draw_variant
+from .variant import MAX_ATTEMPTS, draw_variant
 
 MAX_REPORTED_ERRORS = 50
+MAX_DRAW_FAILURE = 1e-6  # tolerated chance that a learner's draw finds no variant
 LARGEST_KEY = 1e15
 SMALLEST_KEY = 1e-9
 
@@ -87,6 +89,16 @@ def check_scenario(scenario, seeds: int = 1000) -> dict:
             f"part '{part}': misconceptions '{first}' and '{second}' give the same value on "
             f"{count} of {drawn} seeds ('{first}' is reported there)"
         )
+    rate = drawn / attempts if attempts else 0.0
+    failure = (1 - rate) ** MAX_ATTEMPTS if attempts else 1.0
+    if drawn and failure > MAX_DRAW_FAILURE:
+        report.error(
+            None,
+            None,
+            f"the constraints accept only {rate:.1%} of draws, so about one draw in "
+            f"{1 / failure:,.0f} would find no variant within {MAX_ATTEMPTS} attempts; widen the "
+            "parameter space or relax the constraints",
+        )
     errors = report.error_list()
     return {
         "key": scenario.key,
@@ -96,7 +108,7 @@ def check_scenario(scenario, seeds: int = 1000) -> dict:
         "errors": errors,
         "warnings": report.warnings,
         "coincidences": coincidences,
-        "acceptance_rate": drawn / attempts if attempts else 0.0,
+        "acceptance_rate": rate,
     }
 
 

@@ -14,11 +14,21 @@ DEFAULT_SIGNIFICANT_FIGURES = 3
 _SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 
-def to_decimal(value: float | int) -> Decimal:
+def to_decimal(value: float | int | Decimal) -> Decimal:
     """The decimal a person reads for `value`: ints exactly, floats by their shortest repr."""
+    if isinstance(value, Decimal):
+        return value
     if isinstance(value, int):
         return Decimal(value)
     return Decimal(repr(float(value)))
+
+
+def in_unit(value: float | int, factor: float) -> Decimal:
+    """`value` (base units) divided by a unit's `factor`, in decimal, so that 0.0032 s is
+    exactly 3.2 ms and a value on a rounding boundary rounds the same way in every unit."""
+    if factor == 1:
+        return to_decimal(value)
+    return to_decimal(value) / to_decimal(factor)
 
 
 def round_significant(value: float | int, figures: int, rounding: str = ROUND_HALF_UP) -> Decimal:
@@ -53,7 +63,7 @@ def as_number(number: Decimal) -> int | float:
 
 
 def format_number(
-    value: float | int,
+    value: float | int | Decimal,
     *,
     significant: int | None = None,
     decimals: int | None = None,
@@ -64,12 +74,14 @@ def format_number(
     - ``exact``: every digit of the value as stored (for numbers already rounded for display).
     - ``significant``: that many significant figures, trailing zeros kept (1.10).
     - ``decimals``: that many digits after the point.
-    - none of these: whole numbers exactly, others to 3 significant figures.
+    - none of these: whole numbers exactly, others to 3 significant figures without trailing
+      zeros (0.73, not 0.730).
 
     Thousands are grouped with commas (32,768); magnitudes of 1e15 and above or below 1e-4 are
     written in scientific notation (1.07 × 10¹⁵), which the answer parser reads back.
     """
-    if significant is None and decimals is None:
+    automatic = not exact and significant is None and decimals is None
+    if automatic:
         # Fast path for whole numbers, the most common case in texts and steps.
         if value.__class__ is int and -(10**15) < value < 10**15:
             return f"{value:,}"
@@ -80,23 +92,23 @@ def format_number(
     if isinstance(value, float) and not math.isfinite(value):
         raise ValueError(f"cannot write the non-finite number {value}")
     number = to_decimal(value)
-    if not exact and significant is None and decimals is None:
+    if automatic:
         if number == number.to_integral_value() and abs(number) < SCIENTIFIC_ABOVE:
             exact = True
         else:
             significant = DEFAULT_SIGNIFICANT_FIGURES
     magnitude = abs(number)
     if magnitude != 0 and (magnitude >= SCIENTIFIC_ABOVE or magnitude < SCIENTIFIC_BELOW):
-        return _scientific(number, significant, exact)
+        return _scientific(number, significant, exact, strip=automatic)
     if exact:
         rounded = number
     elif decimals is not None:
-        rounded = round_decimals(value, decimals)
+        rounded = round_decimals(number, decimals)
     else:
-        rounded = round_significant(value, significant)
+        rounded = round_significant(number, significant)
         if rounded != 0 and abs(rounded) >= SCIENTIFIC_ABOVE:
-            return _scientific(number, significant, exact)
-    return _grouped(rounded, strip=exact)
+            return _scientific(number, significant, exact, strip=automatic)
+    return _grouped(rounded, strip=exact or automatic)
 
 
 def _grouped(number: Decimal, strip: bool) -> str:
@@ -112,7 +124,7 @@ def _grouped(number: Decimal, strip: bool) -> str:
     return sign + whole + ("." + fraction if fraction else "")
 
 
-def _scientific(number: Decimal, significant: int | None, exact: bool) -> str:
+def _scientific(number: Decimal, significant: int | None, exact: bool, strip: bool) -> str:
     exponent = number.adjusted()
     mantissa = number.scaleb(-exponent)
     if exact or significant is None:
@@ -124,4 +136,6 @@ def _scientific(number: Decimal, significant: int | None, exact: bool) -> str:
             exponent += 1
             mantissa = mantissa.quantize(Decimal(1).scaleb(1 - significant), rounding=ROUND_HALF_UP)
         text = format(mantissa, "f")
+        if strip and "." in text:
+            text = text.rstrip("0").rstrip(".")
     return f"{text} × 10{str(exponent).translate(_SUPERSCRIPT)}"

@@ -7,6 +7,7 @@ immutable compiled object whose formulas are ready to evaluate. The format is do
 problems/engine/FORMAT.md.
 """
 
+import copy
 import hashlib
 import json
 import keyword
@@ -334,7 +335,7 @@ def load_problem(data, catalogue: Catalogue | None = None) -> Problem:
         self_check=tuple(self_check),
         expected_minutes=minutes,
         scenarios=tuple(scenarios),
-        data=data,
+        data=copy.deepcopy(data),
     )
 
 
@@ -617,7 +618,7 @@ def _compile_scenario(data, root, check, version, problem, catalogue) -> Scenari
         steps=tuple(steps),
         tradeoffs=tradeoffs,
         model_answer=model_answer,
-        data=data,
+        data=copy.deepcopy(data),
         catalogue=catalogue,
     )
 
@@ -719,8 +720,6 @@ def _compile_param(name, spec, path, check, catalogue) -> Param | None:
         allowed |= {"integer"}
     check.mapping(spec, path, allowed, {space})
     unit = check.unit(spec.get("unit", ""), join(path, "unit"))
-    if unit.noun is None and unit.text and unit.factor <= 0:
-        check.error(join(path, "unit"), "must be a positive unit")
     if space == "value":
         value = check.number(spec["value"], join(path, "value"))
         return None if value is None else Param(name, "value", (_number(value),), unit=unit)

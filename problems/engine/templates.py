@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from .catalogue import Catalogue
 from .errors import FormulaError, ParseError
 from .formula import Formula, compile_formula
-from .numbers import format_number
+from .numbers import format_number, in_unit
 from .units import TIMES_SIGNS, UnitSpec, display_unit
 
 MAX_TEMPLATE_LENGTH = 20_000
@@ -209,24 +209,28 @@ def render_placeholder(
         return Rendered(placeholder, text, value, None, None)
     unit = placeholder.unit
     display = displays.get(placeholder.name) if placeholder.name else None
-    if display is not None and display.value is None:
-        # A part's key: shown in the part's unit unless the placeholder names another.
+    exact_display = False
+    if display is not None:
+        # A named parameter, given value or part key is shown in its own unit by default.
+        same_unit = unit is None or unit == display.unit
         unit = unit or display.unit
-        display = None
-    explicit_precision = placeholder.significant is not None or placeholder.decimals is not None
-    if display is not None and (unit is None or unit == display.unit) and not explicit_precision:
-        # A parameter or given value: show exactly what was drawn or rounded.
-        shown_unit = display.unit
+        exact_display = (
+            display.value is not None
+            and same_unit
+            and placeholder.significant is None
+            and placeholder.decimals is None
+        )
+    if exact_display:
+        # Exactly what was drawn or rounded: the number the learner computes with.
         number = format_number(display.value, exact=True)
     else:
-        shown_unit = unit
-        number_value = value / unit.factor if unit is not None else value
         number = format_number(
-            number_value,
+            in_unit(value, unit.factor) if unit is not None else value,
             significant=placeholder.significant,
             decimals=placeholder.decimals,
             exact=placeholder.exact,
         )
+    shown_unit = unit
     if placeholder.bare or shown_unit is None:
         return Rendered(placeholder, number, value, number, shown_unit)
     return Rendered(placeholder, with_unit(number, shown_unit), value, number, shown_unit)

@@ -27,6 +27,7 @@ UNITS = pint.UnitRegistry(str(Path(__file__).with_name("units.txt")))
 
 MAX_UNIT_LENGTH = 40
 MAX_UNIT_TERMS = 6
+MAX_UNIT_EXPONENT = 3
 
 Dimensions = tuple[tuple[str, int], ...]
 DIMENSIONLESS: Dimensions = ()
@@ -233,22 +234,28 @@ def _parse_unit_cached(text: str) -> UnitSpec:
             divide = match["op"] == "/"
             expect_term = True
             continue
-        if match["num"]:
-            scale *= float(match["num"]) * _NUMBER_SCALES.get(match["numscale"] or "", 1.0)
-            scaled = True
-            continue
         name = match["name"]
-        if name.lower() in _SCALE_WORDS:
-            scale *= _SCALE_WORDS[name.lower()]
+        if match["num"] or name.lower() in _SCALE_WORDS:
+            if scaled:
+                raise ParseError(f"'{text.strip()}' has two numbers in a row")
+            if match["num"]:
+                scale = float(match["num"]) * _NUMBER_SCALES.get(match["numscale"] or "", 1.0)
+            else:
+                scale = _SCALE_WORDS[name.lower()]
             scaled = True
             continue
         exponent_text = match["exp"] or (match["sup"] or "").translate(_SUPERSCRIPTS)
         exponent = int(exponent_text.replace("−", "-")) if exponent_text else 1
-        if exponent == 0:
-            raise ParseError(f"'{text.strip()}' raises a unit to the power 0")
+        if not 1 <= abs(exponent) <= MAX_UNIT_EXPONENT:
+            raise ParseError(
+                f"'{text.strip()}' raises a unit to the power {exponent} (powers from "
+                f"-{MAX_UNIT_EXPONENT} to {MAX_UNIT_EXPONENT}, not 0, are allowed)"
+            )
         name_factor, name_dimensions = _resolve_name(name)
         sign = -1 if divide else 1
         factor *= (scale * name_factor) ** (sign * exponent)
+        if not 1e-60 < factor < 1e60:
+            raise ParseError(f"'{text.strip()}' is too large or too small a unit")
         for dimension, power in name_dimensions:
             exponents[dimension] = exponents.get(dimension, 0) + sign * exponent * power
         terms += 1

@@ -17,7 +17,7 @@ from functools import cached_property
 
 from .catalogue import entry_spec
 from .errors import FormulaError, SamplingError
-from .numbers import as_number, round_significant
+from .numbers import as_number, in_unit, round_significant
 from .params import draw_integer
 from .templates import Display
 
@@ -220,7 +220,7 @@ def _run_plan(scenario, env: dict, displays: dict):
                 return item
         elif kind == "given":
             value = _evaluate(item.formula, env, f"given.{item.name}")
-            shown = as_number(round_significant(item.unit.from_base(value), item.significant))
+            shown = as_number(round_significant(in_unit(value, item.unit.factor), item.significant))
             displays[item.name] = Display(shown, item.unit)
             env[item.name] = item.unit.to_base(shown) if item.unit.factor != 1 else shown
         else:

@@ -105,6 +105,18 @@ def test_a_nearly_empty_space_shows_in_the_acceptance_rate():
     report = report_of(change, seeds=100)
     # 1 value in 19: the rate is near 1/19 and some seeds exhaust their 100 attempts.
     assert 0.03 < report["acceptance_rate"] < 0.08
+    assert any("the constraints accept only" in m for m in messages(report))
+
+
+def test_a_space_that_fails_rarely_but_too_often_for_learners_is_an_error():
+    def change(data):
+        data["constraints"].append({"formula": "users <= 30", "message": "a small team"})
+
+    # 2 values in 19 (about 10%): 0.9**100 = 2.7e-5, one draw in about 37,000 would fail,
+    # although 200 seeds may well all succeed.
+    report = report_of(change, seeds=200)
+    found = messages(report)
+    assert any(m.startswith("the constraints accept only 1") for m in found), found
 
 
 def test_keys_out_of_their_declared_range_or_unreadable_are_reported():

@@ -100,7 +100,9 @@ def test_unit_expressions_outside_the_grammar_are_refused(expression):
         (0.85, {"exact": True}, "0.85"),
         (3.35e12, {"exact": True}, "3,350,000,000,000"),
         (1.07e15, {}, "1.07 × 10¹⁵"),
-        (2.5e-5, {}, "2.50 × 10⁻⁵"),
+        (2.5e-5, {}, "2.5 × 10⁻⁵"),
+        (2.5e-5, {"significant": 3}, "2.50 × 10⁻⁵"),
+        (0.730144, {}, "0.73"),
         (-1234, {}, "-1,234"),
         (-0.0004, {"significant": 1}, "-0.0004"),
     ],
@@ -119,3 +121,47 @@ def test_rounding_keeps_the_figures_asked_for_and_moves_at_most_half_the_last_on
     assert len(rounded.normalize().as_tuple().digits) <= figures
     last_figure = 10.0 ** (math.floor(math.log10(abs(value))) - figures + 1)
     assert abs(float(rounded) - value) <= 0.5 * last_figure * (1 + 1e-9)
+
+
+UNIT_TOKENS = st.sampled_from(
+    [
+        "GB",
+        "GiB",
+        "EB",
+        "ns",
+        "s",
+        "tok",
+        "$",
+        "%",
+        "/",
+        "*",
+        "·",
+        "^",
+        "**",
+        "-",
+        "3",
+        "9",
+        "9999999999999",
+        "1M",
+        "per",
+        "million",
+        " ",
+        "²",
+        "⁻",
+        "(",
+        "mb",
+        "TFLOPS",
+        "x",
+    ]
+)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.one_of(st.text(max_size=45), st.lists(UNIT_TOKENS, max_size=12).map("".join)))
+def test_fuzzed_unit_expressions_give_a_unit_or_a_parse_error(text):
+    try:
+        unit = parse_unit(text)
+    except ParseError as error:
+        assert error.message
+    else:
+        assert 1e-60 < unit.factor < 1e60
