@@ -24,6 +24,7 @@ from .units import display_unit
 from .variant import MAX_ATTEMPTS, draw_variant
 
 MAX_REPORTED_ERRORS = 50
+PROGRESS_EVERY = 50
 MAX_DRAW_FAILURE = 1e-6  # tolerated chance that a learner's draw finds no variant
 LARGEST_KEY = 1e15
 SMALLEST_KEY = 1e-9
@@ -54,8 +55,12 @@ class _Report:
         return listed
 
 
-def check_scenario(scenario, seeds: int = 1000) -> dict:
-    """Check `scenario` over seeds 0..seeds-1; see the module docstring for what is checked."""
+def check_scenario(scenario, seeds: int = 1000, progress=None) -> dict:
+    """Check `scenario` over seeds 0..seeds-1; see the module docstring for what is checked.
+
+    `progress(done, total)`, if given, is called every 50 seeds and at the end (for a progress
+    bar in a background task).
+    """
     report = _Report(scenario, seeds)
     _static_checks(scenario, report)
     coincide: dict[tuple[str, str], int] = {}
@@ -74,6 +79,10 @@ def check_scenario(scenario, seeds: int = 1000) -> dict:
         for part in scenario.parts:
             _check_part(variant, part, seed, report, coincide, collide)
         _check_steps(variant, seed, report)
+        if progress is not None and (seed + 1) % PROGRESS_EVERY == 0:
+            progress(seed + 1, seeds)
+    if progress is not None and seeds % PROGRESS_EVERY:
+        progress(seeds, seeds)
     coincidences = [
         {"part": part, "tag": tag, "fraction": count / max(drawn, 1)}
         for (part, tag), count in coincide.items()

@@ -93,6 +93,29 @@ class Variant:
             for part in self.scenario.parts
         ]
 
+    def misconceptions(self, part_key: str) -> list[dict]:
+        """The part's misconceptions for this variant (for an author's preview): tag, wrong
+        values in the part's unit, and whether each is suppressed (it coincides with the key)."""
+        part = self.scenario.part(part_key)
+        key = self.answer(part_key)
+        width = part.tolerance.half_width(key)
+        listed = []
+        for misconception in part.misconceptions:
+            try:
+                values, _ = misconception.values(self._env, self.keys[part_key])
+            except FormulaError as error:
+                listed.append({"tag": misconception.tag, "error": error.message})
+                continue
+            shown = [part.unit.from_base(value) for value in values]
+            listed.append(
+                {
+                    "tag": misconception.tag,
+                    "values": shown,
+                    "suppressed": [abs(value - key) <= width for value in shown],
+                }
+            )
+        return listed
+
     def params_json(self) -> dict:
         """Parameters as shown: numbers in their unit, catalogue entries with their specs."""
         result = {}

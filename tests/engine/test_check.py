@@ -160,3 +160,9 @@ def test_check_problem_covers_every_scenario():
     report = check_problem(load_problem(data, catalogue=CATALOGUE), seeds=50)
     assert [s["ok"] for s in report["scenarios"]] == [True, False]
     assert not report["ok"]
+
+
+def test_progress_is_reported_for_a_progress_bar():
+    calls = []
+    check_scenario(PROBLEM.scenario(), seeds=120, progress=lambda done, total: calls.append(done))
+    assert calls == [50, 100, 120]

@@ -210,3 +210,17 @@ def test_the_full_view_has_the_bank_sample_shape():
         {"key", "prompt", "unit", "answer", "tolerance"}
     ] * 4
     json.dumps(data)  # JSON-able
+
+
+def test_an_authors_preview_lists_each_misconceptions_values():
+    variant = next(
+        v
+        for v in (draw_variant(SCENARIO, s) for s in range(500))
+        if v.env["model"].key == "llama-3-70b" and v.env["kv_format"].key == "bf16"
+    )
+    listed = {m["tag"]: m for m in variant.misconceptions("kv_per_token")}
+    assert listed["kv-missing-factor-2"]["values"] == [160]  # 320 KiB / 2
+    assert listed["query-heads-for-kv-heads"]["values"] == [2560]  # x 64 / 8
+    assert listed["bits-vs-bytes"]["values"] == [2560, 40]
+    assert listed["gb-vs-gib"]["values"] == [pytest.approx(327.68)]  # KiB figure in kB
+    assert not any(any(m["suppressed"]) for m in listed.values())
