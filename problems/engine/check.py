@@ -72,13 +72,15 @@ def check_scenario(scenario, seeds: int = 1000, progress=None) -> dict:
             variant = draw_variant(scenario, seed)
         except (SamplingError, FormulaError) as error:
             report.error(seed, None, error.message, category=("draw", type(error).__name__))
-            continue
-        drawn += 1
-        attempts += variant.attempts
-        _check_shown_exactly(variant, seed, report)
-        for part in scenario.parts:
-            _check_part(variant, part, seed, report, coincide, collide)
-        _check_steps(variant, seed, report)
+            if isinstance(error, SamplingError):
+                attempts += MAX_ATTEMPTS
+        else:
+            drawn += 1
+            attempts += variant.attempts
+            _check_shown_exactly(variant, seed, report)
+            for part in scenario.parts:
+                _check_part(variant, part, seed, report, coincide, collide)
+            _check_steps(variant, seed, report)
         if progress is not None and (seed + 1) % PROGRESS_EVERY == 0:
             progress(seed + 1, seeds)
     if progress is not None and seeds % PROGRESS_EVERY:

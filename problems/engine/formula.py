@@ -273,7 +273,8 @@ def _as_number(value, where: str):
 
 def _power(base, exponent):
     if abs(exponent) > MAX_EXPONENT:
-        raise FormulaError(f"the exponent {exponent} is too large (at most {MAX_EXPONENT})")
+        shown = int(exponent) if exponent == int(exponent) else exponent
+        raise FormulaError(f"the exponent {shown} is too large (at most {MAX_EXPONENT})")
     if base == 0 and exponent < 0:
         raise ZeroDivisionError
     if base < 0 and exponent != math.floor(exponent):

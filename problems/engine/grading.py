@@ -128,7 +128,7 @@ def grade_part(variant, part_key: str, text: str, *, earlier: Mapping | None = N
     ecf_env = ecf_key = None
     if substituted:
         ecf_env = dict(env)
-        ecf_env.update({name: value for name, (value, _) in substituted.items()})
+        ecf_env.update({name: learner for name, (learner, _) in substituted.items()})
         try:
             ecf_key_base = part.answer.evaluate(ecf_env)
         except FormulaError:
@@ -151,7 +151,11 @@ def grade_part(variant, part_key: str, text: str, *, earlier: Mapping | None = N
                     ecf_key=ecf_key,
                 )
 
-    close = part.partial.factor > 0 and abs(value - key) <= part.partial.factor * width
+    band = part.partial.factor
+    close = band > 0 and (
+        abs(value - key) <= band * width
+        or (ecf_key is not None and abs(value - ecf_key) <= band * tolerance.half_width(ecf_key))
+    )
     matched = _match_misconception(part, variant, env, key_base, value, key, width)
     if matched is None and ecf_env is not None:
         matched = _match_misconception(

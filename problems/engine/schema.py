@@ -125,7 +125,7 @@ class Step:
     concludes: str | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Scenario:
     """A compiled scenario. `data` is the validated definition (JSON-able); `version` and
     `problem` come from where it is stored. Draw variants with `draw(seed)`."""
@@ -164,7 +164,7 @@ class Scenario:
         return draw_variant(self, seed)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Problem:
     number: int
     page: int

@@ -19,6 +19,7 @@ from .units import TIMES_SIGNS, UnitSpec, display_unit
 
 MAX_TEMPLATE_LENGTH = 20_000
 MAX_PLACEHOLDERS = 200
+MAX_TEMPLATE_ERRORS = 10
 _PRECISION = re.compile(r"^(?P<digits>\d{1,2})(?P<mode>[sf])$")
 
 
@@ -108,6 +109,22 @@ def compile_template(
     literal: list[str] = []
     position = 0
     count = 0
+    reported = 0
+
+    def report(message: str) -> bool:
+        """Report a problem; False once enough have been reported to stop reading."""
+        nonlocal reported
+        reported += 1
+        if reported > MAX_TEMPLATE_ERRORS:
+            _report(
+                on_error,
+                f"… and more problems in this text (only the first "
+                f"{MAX_TEMPLATE_ERRORS} are listed)",
+            )
+            return False
+        _report(on_error, message)
+        return True
+
     while position < len(source):
         character = source[position]
         if character == "{" and source.startswith("{{", position):
@@ -119,7 +136,8 @@ def compile_template(
             position += 2
             continue
         if character == "}":
-            _report(on_error, f"unmatched '}}' at character {position + 1} (write '}}}}')")
+            if not report(f"unmatched '}}' at character {position + 1} (write '}}}}')"):
+                break
             literal.append("}")
             position += 1
             continue
@@ -130,19 +148,21 @@ def compile_template(
         end = source.find("}", position + 1)
         opening = source.find("{", position + 1)
         if end < 0 or (0 <= opening < end):
-            _report(on_error, f"'{{' at character {position + 1} is not closed (write '{{{{')")
+            if not report(f"'{{' at character {position + 1} is not closed (write '{{{{')"):
+                break
             literal.append("{")
             position += 1
             continue
         count += 1
         if count > MAX_PLACEHOLDERS:
-            _report(on_error, f"too many placeholders (more than {MAX_PLACEHOLDERS})")
+            report(f"too many placeholders (more than {MAX_PLACEHOLDERS})")
             break
         body = source[position + 1 : end]
         try:
             placeholder = compile_placeholder(body, names, catalogue)
         except FormulaError as error:
-            _report(on_error, f"placeholder {{{body}}}: {error.message}")
+            if not report(f"placeholder {{{body}}}: {error.message}"):
+                break
         else:
             if literal:
                 segments.append("".join(literal))
