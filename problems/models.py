@@ -70,7 +70,14 @@ class ScenarioVersion(models.Model):
     number = models.PositiveIntegerField()
     definition = models.JSONField()
     content_hash = models.CharField(max_length=64)
+
+    class Source(models.TextChoices):
+        BANK = "bank"
+        AUTHOR = "author"
+
     status = models.CharField(max_length=10, choices=Status, default=Status.DRAFT)
+    # Where the definition came from: the bank files (load_bank) or an instructor's edit.
+    source = models.CharField(max_length=10, choices=Source, default=Source.AUTHOR)
     note = models.CharField(max_length=300, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -85,3 +92,64 @@ class ScenarioVersion(models.Model):
 
     def __str__(self):
         return f"{self.scenario} v{self.number}"
+
+
+class Attempt(models.Model):
+    """A learner's answers to one variant: (scenario version, seed), graded per part.
+
+    The seed never leaves the server; the variant is regenerated from it whenever it is shown
+    or regraded.
+    """
+
+    class Purpose(models.TextChoices):
+        PRACTICE = "practice"
+        MOCK = "mock"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="attempts"
+    )
+    version = models.ForeignKey(ScenarioVersion, on_delete=models.PROTECT, related_name="attempts")
+    seed = models.BigIntegerField()
+    purpose = models.CharField(max_length=10, choices=Purpose, default=Purpose.PRACTICE)
+    started_at = models.DateTimeField()
+    submitted_at = models.DateTimeField(null=True, blank=True)
+    score = models.FloatField(null=True, blank=True)
+    # Set by a regrade that changed this attempt's result; cleared when the learner has seen it.
+    regrade_notice = models.TextField(blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["user", "submitted_at"]),
+            models.Index(fields=["version", "submitted_at"]),
+        ]
+
+    def __str__(self):
+        return f"attempt {self.pk} of {self.version} by {self.user_id}"
+
+
+class PartAnswer(models.Model):
+    """One graded answer box of an attempt."""
+
+    class Status(models.TextChoices):
+        CORRECT = "correct"
+        PARTIAL = "partial"
+        INCORRECT = "incorrect"
+        BLANK = "blank"
+
+    attempt = models.ForeignKey(Attempt, on_delete=models.CASCADE, related_name="answers")
+    part_key = models.CharField(max_length=60)
+    text = models.CharField(max_length=200, blank=True)
+    value = models.FloatField(null=True, blank=True)
+    status = models.CharField(max_length=10, choices=Status)
+    score = models.FloatField()
+    misconception = models.CharField(max_length=60, blank=True)
+    message = models.TextField(blank=True)
+    carried_forward = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["attempt", "part_key"], name="unique_part_answer")
+        ]
+
+    def __str__(self):
+        return f"{self.part_key}: {self.status}"

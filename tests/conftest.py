@@ -1,4 +1,6 @@
 import os
+import shutil
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -26,6 +28,25 @@ def pytest_configure(config):
     settings.WHITENOISE_AUTOREFRESH = True
     # The production hasher costs ~0.3 s a password by design; tests create many users.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+EXAMPLE_PROBLEM = Path(__file__).resolve().parent / "engine" / "problem3.yaml"
+
+
+@pytest.fixture
+def bank_dir(tmp_path):
+    """A bank directory holding one problem file (the engine's tested example of problem 3)."""
+    directory = tmp_path / "bank"
+    directory.mkdir()
+    shutil.copy(EXAMPLE_PROBLEM, directory / "03-kv-cache.yaml")
+    return directory
+
+
+@pytest.fixture
+def loaded_bank(db, bank_dir):
+    from problems.loader import load_bank
+
+    load_bank(bank_dir)
 
 
 @pytest.fixture

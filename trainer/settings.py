@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "trainer.accounts",
     "problems",
+    "trainer.practice",
 ]
 
 MIDDLEWARE = [

@@ -4,10 +4,6 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 
 
-def home(request):
-    return render(request, "home.html")
-
-
 @never_cache
 def healthz(request):
     """For load balancers and container healthchecks: 200 when the database answers."""

@@ -80,6 +80,22 @@ class Variant:
         width = part.tolerance.half_width(key)
         return key - width, key + width
 
+    def accepted(self, part_key: str) -> str:
+        """The accepted interval of a part in words ("accepted: 1.05 to 1.09 TB")."""
+        from .grading import _accepted_words
+
+        part = self.scenario.part(part_key)
+        key = self.answer(part_key)
+        return _accepted_words(key, part.tolerance.half_width(key), part.tolerance, part.unit)
+
+    def key_text(self, part_key: str) -> str:
+        """The key written with its unit, to as many figures as the tolerance needs."""
+        from .grading import _digits, _shown
+
+        part = self.scenario.part(part_key)
+        key = self.answer(part_key)
+        return _shown(key, part.unit, _digits(key, part.tolerance.half_width(key)))
+
     @property
     def parts(self) -> list[VariantPart]:
         return [

@@ -1,0 +1,158 @@
+"""`manage.py bank sample|grade|check`: the bank as the web sees it (DESIGN.md's stable JSON)."""
+
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+
+from problems.engine import EngineError, check_scenario
+from problems.models import Problem, Scenario
+from problems.variants import compiled_scenario, variant_of
+
+
+def _scenario(number, key):
+    problem = Problem.objects.filter(number=number).first()
+    if problem is None:
+        raise CommandError(f"There is no problem {number}. Has `manage.py load_bank` run?")
+    scenarios = problem.scenarios.filter(is_active=True, current_version__isnull=False)
+    if key is None:
+        scenario = scenarios.order_by("id").first()
+    else:
+        scenario = scenarios.filter(key=key).first()
+    if scenario is None:
+        keys = ", ".join(scenarios.values_list("key", flat=True)) or "none"
+        raise CommandError(
+            f"Problem {number} has no published scenario {key or ''!s}. Its scenarios: {keys}."
+        )
+    return scenario
+
+
+class Command(BaseCommand):
+    help = "Sample a variant, grade an answer, or check every scenario of the bank."
+
+    def add_arguments(self, parser):
+        sub = parser.add_subparsers(dest="action", required=True)
+        sample = sub.add_parser("sample", help="print one variant, keys and steps included")
+        grade = sub.add_parser("grade", help="grade one typed answer exactly as the web does")
+        for each in (sample, grade):
+            each.add_argument("problem", type=int)
+            each.add_argument("--scenario", default=None)
+            each.add_argument("--seed", type=int, required=True)
+            each.add_argument("--json", action="store_true")
+        grade.add_argument("--part", required=True)
+        grade.add_argument("--answer", required=True)
+        check = sub.add_parser("check", help="validate every published scenario over many seeds")
+        check.add_argument("--json", action="store_true")
+        check.add_argument("--seeds", type=int, default=1000)
+        check.add_argument("--problem", type=int, action="append", dest="problems")
+
+    def handle(self, *args, action, **options):
+        return getattr(self, f"_{action}")(**options)
+
+    def _variant(self, problem, scenario, seed):
+        if seed < 0:
+            raise CommandError("--seed must be 0 or more")
+        version = _scenario(problem, scenario).current_version
+        try:
+            return variant_of(version, seed)
+        except EngineError as error:
+            raise CommandError(f"This variant cannot be drawn: {error}") from None
+
+    def _sample(self, problem, scenario, seed, json, **options):
+        variant = self._variant(problem, scenario, seed)
+        if json:
+            self.stdout.write(_dumps(variant.to_json()))
+            return
+        self.stdout.write(variant.text)
+        for part in variant.parts:
+            low, high = part.interval
+            self.stdout.write(f"\n[{part.key}] {part.prompt}")
+            self.stdout.write(
+                f"  key: {part.answer:.6g} {part.unit}  (accepted {low:.6g}–{high:.6g})"
+            )
+        self.stdout.write("\nWorked solution:")
+        for step in variant.steps:
+            self.stdout.write(f"  - {step}")
+
+    def _grade(self, problem, scenario, seed, part, answer, json, **options):
+        variant = self._variant(problem, scenario, seed)
+        if part not in variant.keys:
+            raise CommandError(f"No part {part!r}; the parts are {', '.join(variant.keys)}.")
+        result = variant.grade(part, answer)
+        if json:
+            self.stdout.write(_dumps(result.to_json()))
+        else:
+            self.stdout.write(f"{result.status} (score {result.score:g}): {result.message}")
+
+    def _check(self, json, seeds, problems, **options):
+        if seeds < 1:
+            raise CommandError("--seeds must be 1 or more")
+        scenarios = (
+            Scenario.objects.filter(is_active=True, current_version__isnull=False)
+            .select_related("problem", "current_version")
+            .order_by("problem__number", "id")
+        )
+        if problems:
+            scenarios = scenarios.filter(problem__number__in=problems)
+        report = {"ok": True, "problems": []}
+        by_number = {}
+        for scenario in scenarios:
+            problem = scenario.problem
+            entry = by_number.get(problem.number)
+            if entry is None:
+                entry = {
+                    "number": problem.number,
+                    "title": problem.title,
+                    "page": problem.page,
+                    "scenarios": [],
+                }
+                by_number[problem.number] = entry
+                report["problems"].append(entry)
+            try:
+                result = check_scenario(compiled_scenario(scenario.current_version), seeds=seeds)
+            except EngineError as error:
+                result = {
+                    "key": scenario.key,
+                    "version": scenario.current_version.number,
+                    "ok": False,
+                    "seeds_checked": 0,
+                    "errors": [{"seed": None, "part": None, "message": str(error)}],
+                }
+            entry["scenarios"].append(result)
+            report["ok"] = report["ok"] and result["ok"]
+        if not report["problems"]:
+            report["ok"] = False
+            report["error"] = "no published scenarios to check; run `manage.py load_bank` first"
+        if json:
+            self.stdout.write(_dumps(report))
+        else:
+            self._print_check(report, seeds)
+        if not report["ok"]:
+            raise CommandError("bank check failed")
+
+    def _print_check(self, report, seeds):
+        if "error" in report:
+            self.stdout.write(report["error"])
+        scenario_count = 0
+        for problem in report["problems"]:
+            for scenario in problem["scenarios"]:
+                scenario_count += 1
+                mark = "ok  " if scenario["ok"] else "FAIL"
+                self.stdout.write(
+                    f"{mark} {problem['number']:>3} {scenario['key']} v{scenario['version']} "
+                    f"({scenario['seeds_checked']} seeds)"
+                )
+                for error in scenario["errors"]:
+                    where = f"seed {error['seed']}, " if error["seed"] is not None else ""
+                    part = f"part {error['part']}: " if error["part"] else ""
+                    self.stdout.write(f"       {where}{part}{error['message']}")
+                for warning in scenario.get("warnings", []):
+                    self.stdout.write(f"       warning: {warning}")
+        verdict = "all passed" if report["ok"] else "FAILED"
+        self.stdout.write(
+            f"{len(report['problems'])} problems, {scenario_count} scenarios, {seeds} seeds each: "
+            f"{verdict}"
+        )
+
+
+def _dumps(data):
+    return json.dumps(data, indent=2, ensure_ascii=False, default=str)

@@ -1,0 +1,189 @@
+import threading
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from problems.models import PartAnswer
+from problems.variants import variant_of
+from tests.practice.helpers import open_attempt_of, right_answers, wrong_answers
+from trainer.practice.models import Card, Review
+
+
+def _post(client, attempt, data, **extra):
+    return client.post(f"/practice/attempts/{attempt.pk}/answer/", data, **extra)
+
+
+def test_it_grades_right_answers_and_schedules_the_card(practising, carded):
+    attempt = open_attempt_of(practising)
+    html = _post(practising, attempt, right_answers(attempt)).content.decode()
+    assert html.count('class="verdict correct"') == len(right_answers(attempt))
+    assert "Worked solution" in html
+    review = Review.objects.get()
+    assert review.quality == 5 and review.kind == Review.Kind.NEW
+    card = Card.objects.get()
+    assert card.due_at is not None and card.reviews_count == 1
+    assert card.state["repetitions"] == 1
+
+
+def test_it_shows_the_key_interval_and_worked_steps_after_submitting(practising):
+    attempt = open_attempt_of(practising)
+    variant = variant_of(attempt.version, attempt.seed)
+    html = _post(practising, attempt, wrong_answers(attempt)).content.decode()
+    html = html.replace("&#x27;", "'").replace("&amp;", "&")
+    for part in variant.parts:
+        assert variant.key_text(part.key) in html
+        assert variant.accepted(part.key)[10:] in html
+    for step in variant.steps:
+        assert step in html
+
+
+def test_it_names_a_misconception(practising):
+    attempt = open_attempt_of(practising)
+    variant = variant_of(attempt.version, attempt.seed)
+    answers = right_answers(attempt)
+    answers["part-kv_per_token"] = f"{variant.answer('kv_per_token') / 2:.6g}"
+    _post(practising, attempt, answers)
+    stored = PartAnswer.objects.get(part_key="kv_per_token")
+    assert stored.misconception == "kv-missing-factor-2"
+    assert stored.status == "incorrect"
+
+
+def test_it_refuses_a_parse_error_and_costs_nothing(practising):
+    attempt = open_attempt_of(practising)
+    answers = right_answers(attempt)
+    answers["part-kv_total"] = "3.2 ms"
+    response = _post(practising, attempt, answers)
+    html = response.content.decode()
+    assert "Nothing was recorded" in html
+    assert 'aria-invalid="true"' in html
+    assert Review.objects.count() == 0 and PartAnswer.objects.count() == 0
+    attempt.refresh_from_db()
+    assert attempt.submitted_at is None
+    # What was typed is kept, so only the bad box needs fixing.
+    assert 'value="3.2 ms"' in html
+
+
+def test_it_counts_blank_parts_as_no_answer(practising):
+    attempt = open_attempt_of(practising)
+    response = _post(practising, attempt, {})
+    assert response.status_code == 200
+    review = Review.objects.get()
+    assert review.score == 0 and review.incomplete and review.quality == 0
+
+
+def test_it_applies_a_double_submit_once(practising):
+    attempt = open_attempt_of(practising)
+    first = _post(practising, attempt, right_answers(attempt))
+    second = _post(practising, attempt, wrong_answers(attempt))
+    assert first.status_code == second.status_code == 200
+    assert Review.objects.count() == 1
+    assert PartAnswer.objects.filter(status="correct").count() == len(right_answers(attempt))
+
+
+@pytest.mark.django_db(transaction=True)
+def test_it_applies_concurrent_submits_once(client, loaded_bank, django_user_model, live_server):
+    import re
+    import urllib.parse
+    import urllib.request
+
+    from django.utils import timezone
+
+    from trainer.practice import services
+
+    user = django_user_model.objects.create_user("racer", password="a long pass phrase")
+    services.introduce_all(user, timezone.now())
+    client.force_login(user)
+    attempt = open_attempt_of(client)
+    session = client.cookies["sessionid"].value
+    page = client.get("/practice/").content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    csrf_cookie = client.cookies["csrftoken"].value
+    body = urllib.parse.urlencode({"csrfmiddlewaretoken": token, **right_answers(attempt)}).encode()
+    statuses = []
+
+    def submit():
+        request = urllib.request.Request(
+            f"{live_server.url}/practice/attempts/{attempt.pk}/answer/",
+            data=body,
+            headers={
+                "Cookie": f"sessionid={session}; csrftoken={csrf_cookie}",
+                "Referer": live_server.url,
+            },
+        )
+        statuses.append(urllib.request.urlopen(request).status)
+
+    threads = [threading.Thread(target=submit) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(60)
+    assert statuses == [200] * 8
+    assert Review.objects.filter(attempt=attempt).count() == 1
+    assert PartAnswer.objects.filter(attempt=attempt).count() == len(right_answers(attempt))
+
+
+def test_it_brings_a_failed_card_back_today_with_a_new_variant(practising):
+    attempt = open_attempt_of(practising)
+    _post(practising, attempt, wrong_answers(attempt))
+    card = Card.objects.get()
+    assert card.redrill_until is not None
+    again = open_attempt_of(practising)
+    assert again.pk != attempt.pk
+    assert again.seed != attempt.seed
+
+
+def test_it_hides_another_learners_attempt(client, practising, other_learner):
+    attempt = open_attempt_of(practising)
+    client.force_login(other_learner)
+    assert _post(client, attempt, right_answers(attempt)).status_code == 404
+    assert client.get(f"/practice/attempts/{attempt.pk}/").status_code == 404
+    assert Review.objects.count() == 0
+
+
+def test_it_needs_csrf(carded, loaded_bank):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(carded)
+    attempt = open_attempt_of(client)
+    assert _post(client, attempt, right_answers(attempt)).status_code == 403
+
+
+def test_it_accepts_the_csrf_header_that_htmx_sends(carded, loaded_bank):
+    import re
+
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(carded)
+    page = client.get("/practice/").content.decode()
+    token = re.search(r'"X-CSRFToken": "([^"]+)"', page).group(1)
+    attempt = open_attempt_of(client)
+    response = _post(
+        client,
+        attempt,
+        right_answers(attempt),
+        headers={"X-CSRFToken": token, "HX-Request": "true"},
+    )
+    assert response.status_code == 200
+    assert response.content.decode().lstrip().startswith('<section id="card">')
+
+
+def test_it_submits_in_the_same_number_of_queries_with_1_and_1000_reviews(practising, carded):
+    from tests.practice.factories import add_history
+
+    def count():
+        past = timezone.now() - timedelta(days=1)
+        Card.objects.update(due_at=past, redrill_until=None, last_reviewed_at=past)
+        attempt = open_attempt_of(practising)
+        with CaptureQueriesContext(connection) as queries:
+            assert _post(practising, attempt, right_answers(attempt)).status_code == 200
+        return len(queries)
+
+    add_history(carded, 1)
+    with_one = count()
+    add_history(carded, 999)
+    assert count() == with_one

@@ -1,0 +1,76 @@
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from problems.variants import variant_of
+from tests.practice.helpers import open_attempt_of
+
+
+def test_it_needs_login(client, db):
+    response = client.get("/practice/")
+    assert response.status_code == 302
+    assert response["Location"].startswith("/accounts/login/")
+
+
+def test_it_offers_to_start_when_there_are_no_cards(client, learner, loaded_bank):
+    client.force_login(learner)
+    html = client.get("/practice/").content.decode()
+    assert "Start in plan order" in html
+    assert "Add all problems now" in html
+
+
+def test_it_starts_in_plan_order(client, learner, loaded_bank):
+    client.force_login(learner)
+    response = client.post("/practice/start/", {"what": "plan"})
+    assert response["Location"] == "/practice/"
+    assert learner.cards.count() == 1
+
+
+def test_it_shows_a_question_without_the_key_or_seed(practising):
+    attempt = open_attempt_of(practising)
+    html = practising.get("/practice/").content.decode()
+    variant = variant_of(attempt.version, attempt.seed)
+    assert variant.text.splitlines()[0][:40] in html.replace("&#x27;", "'")
+    for part in variant.parts:
+        assert f'name="part-{part.key}"' in html
+        assert variant.key_text(part.key) not in html
+    assert str(attempt.seed) not in html
+    for step in variant.steps:
+        assert step not in html
+
+
+def test_it_shows_the_same_variant_on_reload(practising):
+    first = open_attempt_of(practising)
+    again = open_attempt_of(practising)
+    assert first.pk == again.pk
+
+
+def test_it_renders_only_the_card_for_htmx(practising):
+    response = practising.get("/practice/", headers={"HX-Request": "true"})
+    html = response.content.decode()
+    assert html.lstrip().startswith('<section id="card">')
+    assert "<html" not in html
+
+
+def test_it_says_when_the_next_card_is_due(practising):
+    from tests.practice.helpers import right_answers
+
+    attempt = open_attempt_of(practising)
+    practising.post(f"/practice/attempts/{attempt.pk}/answer/", right_answers(attempt))
+    html = practising.get("/practice/").content.decode()
+    assert "Nothing due right now" in html
+    assert "Your next card is due" in html
+
+
+def test_it_runs_the_same_number_of_queries_with_1_and_1000_reviews(practising, carded):
+    from tests.practice.factories import add_history
+
+    def count():
+        practising.get("/practice/")  # warm: the open attempt exists, the scenario is compiled
+        with CaptureQueriesContext(connection) as queries:
+            assert practising.get("/practice/").status_code == 200
+        return len(queries)
+
+    add_history(carded, 1)
+    with_one = count()
+    add_history(carded, 999)
+    assert count() == with_one

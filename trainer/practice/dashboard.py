@@ -1,0 +1,101 @@
+"""The numbers and charts of the dashboard, in a constant number of queries.
+
+Queries: the profile, the cards (with their problems), the queue's counts of today's reviews,
+and the past year's review instants. Everything else is computed from those.
+"""
+
+from datetime import timedelta
+
+from trainer import charts
+from trainer.practice import services
+from trainer.practice.models import Card, Review
+from trainer.srs import forecast_reviews, learner_day, reviews_per_day, streak, weakest
+
+FORECAST_DAYS = 30
+HEATMAP_DAYS = 371
+
+
+def dashboard(user, profile, now):
+    scheduler = services.scheduler_for(profile)
+    cards = list(Card.objects.filter(user=user).select_related("problem", "open_attempt"))
+    queue = services.practice_queue(user, profile, now, cards=cards)
+    today = learner_day(now, profile.tz)
+    instants = list(
+        Review.objects.filter(
+            user=user, reviewed_at__gte=now - timedelta(days=HEATMAP_DAYS)
+        ).values_list("reviewed_at", flat=True)
+    )
+    per_day = reviews_per_day(
+        instants, profile.tz, first_day=today - timedelta(days=HEATMAP_DAYS - 1), last_day=today
+    )
+    states = {card.pk: scheduler.state_from_dict(card.state) for card in cards}
+    forecast = forecast_reviews(scheduler, states.values(), today=today, days=FORECAST_DAYS)
+    mastery = []
+    for card in sorted(cards, key=lambda card: card.problem.number):
+        numbers = scheduler.mastery(states[card.pk], now)
+        mastery.append(
+            {
+                "card": card,
+                "problem": card.problem,
+                "mastery": numbers,
+                "reviewed": card.last_reviewed_at is not None,
+            }
+        )
+    recall = {row["problem"].number: row["mastery"].recall for row in mastery if row["reviewed"]}
+    weakest_numbers = weakest(recall, count=5)
+    by_number = {row["problem"].number: row for row in mastery}
+    return {
+        "profile": profile,
+        "queue": queue,
+        "due_now": queue.due_total + queue.redrills,
+        "done_today": per_day.get(today, 0),
+        "streak": streak([day for day, count in per_day.items() if count], today),
+        "mastery": mastery,
+        "weakest": [by_number[number] for number in weakest_numbers],
+        "cards_total": len(cards),
+        "forecast_chart": charts.bar_chart(
+            [
+                (day.isoformat(), count, day.strftime("%d %b") if index % 7 == 0 else "")
+                for index, (day, count) in enumerate(sorted(forecast.items()))
+            ],
+            title=f"Reviews due each day for the next {FORECAST_DAYS} days",
+            unit=" reviews",
+        ),
+        "forecast_total": sum(forecast.values()),
+        "heatmap_chart": charts.heatmap(
+            per_day, title="Reviews per day, past year", last_day=today
+        ),
+        "reviews_last_year": sum(per_day.values()),
+        "interview": _interview(profile, scheduler, cards, states, today),
+    }
+
+
+def _interview(profile, scheduler, cards, states, today):
+    """Predicted state of each problem on the interview day (interview-date mode)."""
+    if profile.interview_date is None or profile.interview_date <= today:
+        return None
+    from trainer.srs import InterviewCard, ReviewRecord, plan_interview
+
+    history = {}
+    for card_id, quality, reviewed_at in Review.objects.filter(
+        card__in=[card.pk for card in cards]
+    ).values_list("card_id", "quality", "reviewed_at"):
+        history.setdefault(card_id, []).append(ReviewRecord(quality, reviewed_at))
+    plans = plan_interview(
+        scheduler,
+        {
+            card.pk: InterviewCard(states[card.pk], tuple(history.get(card.pk, ())))
+            for card in cards
+        },
+        today=today,
+        interview_day=profile.interview_date,
+    )
+    rows = [
+        {"problem": card.problem, "plan": plans[card.pk]}
+        for card in sorted(cards, key=lambda card: plans[card.pk].recall_on_day)
+    ]
+    return {
+        "date": profile.interview_date,
+        "days_left": (profile.interview_date - today).days,
+        "rows": rows,
+    }

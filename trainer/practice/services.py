@@ -1,0 +1,530 @@
+"""Daily practice: which card is next, drawing its variant, grading, scheduling.
+
+Views call these; they hold the rules. Every write happens in one transaction, so an attempt and
+its review are saved together or not at all, and a second submission of the same attempt (two
+tabs, a double click) finds it already submitted and applies nothing.
+"""
+
+import random
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import Count, F, Q
+
+from problems.engine import EngineError
+from problems.engine.grading import PARSE_ERROR
+from problems.models import Attempt, PartAnswer, Problem, ScenarioVersion
+from problems.variants import new_seed, variant_of
+from trainer.practice.models import Card, LearnerProfile, Review
+from trainer.srs import (
+    InterviewCard,
+    ReviewRecord,
+    SelfRating,
+    build_queue,
+    day_start,
+    learner_day,
+    make_scheduler,
+    plan_card,
+    queue_card,
+    review_quality,
+)
+
+# A card left open overnight should not count as 14 hours of thinking.
+MAX_ELAPSED_SECONDS = 60 * 60
+BLANK = "blank"
+
+
+class PracticeError(Exception):
+    """A request that cannot be carried out; the message is for the learner."""
+
+
+def get_profile(user):
+    profile, _ = LearnerProfile.objects.get_or_create(user=user)
+    return profile
+
+
+def scheduler_for(profile):
+    return make_scheduler(profile.scheduler, learner_tz=profile.tz)
+
+
+def today_start(profile, now):
+    return day_start(learner_day(now, profile.tz), profile.tz)
+
+
+# Introducing cards.
+
+
+def plan_order():
+    """Problem numbers in the order the 24-hour plan reaches them; authored problems after."""
+    from trainer.plan.curriculum import load_curriculum
+
+    return list(load_curriculum().problems_in_plan_order())
+
+
+def introduce(user, numbers, now):
+    """Create the learner's cards for these problem numbers (those with a published scenario
+    and no card yet), ranked in plan order. Returns how many were created."""
+    order = {number: rank for rank, number in enumerate(plan_order())}
+    existing = set(Card.objects.filter(user=user).values_list("problem__number", flat=True))
+    problems = (
+        Problem.objects.filter(
+            number__in=numbers, scenarios__is_active=True, scenarios__current_version__isnull=False
+        )
+        .exclude(number__in=existing)
+        .distinct()
+    )
+    state = scheduler_for(get_profile(user)).new_state().to_dict()
+    cards = [
+        Card(
+            user=user,
+            problem=problem,
+            rank=order.get(problem.number, 1000 + problem.number),
+            state=state,
+            introduced_at=now,
+        )
+        for problem in problems
+    ]
+    Card.objects.bulk_create(cards, ignore_conflicts=True)
+    return len(cards)
+
+
+def introduce_all(user, now):
+    numbers = Problem.objects.values_list("number", flat=True)
+    return introduce(user, list(numbers), now)
+
+
+# The queue.
+
+
+@dataclass
+class QueueView:
+    """What the practice page needs: the card to show, and the day's numbers."""
+
+    card: Card | None
+    due_total: int
+    new_left: int
+    redrills: int
+    next_at: object
+    done_today: int
+    cards_total: int
+
+
+def practice_queue(user, profile, now, cards=None):
+    """The learner's queue now; `cards` may be passed when the caller has them already."""
+    scheduler = scheduler_for(profile)
+    if cards is None:
+        cards = list(Card.objects.filter(user=user).select_related("problem", "open_attempt"))
+    counts = Review.objects.filter(user=user, reviewed_at__gte=today_start(profile, now)).aggregate(
+        new=Count("id", filter=Q(kind=Review.Kind.NEW)),
+        due=Count("id", filter=Q(kind=Review.Kind.DUE)),
+        total=Count("id"),
+    )
+    queue = build_queue(
+        [
+            queue_card(
+                card.pk,
+                scheduler,
+                scheduler.state_from_dict(card.state),
+                now,
+                due=card.due_at,
+                new_rank=card.rank,
+            )
+            for card in cards
+        ],
+        now,
+        learner_tz=profile.tz,
+        new_limit=profile.daily_new_limit,
+        new_done_today=counts["new"],
+        review_cap=profile.daily_review_cap,
+        reviews_done_today=counts["due"],
+        order=profile.queue_order,
+    )
+    by_id = {card.pk: card for card in cards}
+    # A card whose variant is already on screen stays first, so a reload shows the same question.
+    ordered = sorted(queue.keys, key=lambda key: by_id[key].open_attempt_id is None)
+    return QueueView(
+        card=by_id[ordered[0]] if ordered else None,
+        due_total=queue.due_total,
+        new_left=len(queue.new_keys),
+        redrills=len(queue.redrill_keys),
+        next_at=queue.next_at,
+        done_today=counts["total"],
+        cards_total=len(cards),
+    )
+
+
+# Drawing a variant for a card.
+
+
+def _published_versions(problem):
+    return list(
+        ScenarioVersion.objects.filter(
+            scenario__problem=problem,
+            scenario__is_active=True,
+            scenario__current_version_id=F("id"),
+        ).select_related("scenario__problem")
+    )
+
+
+def pick_version(problem, last_version_id=None):
+    """A published version of one of the problem's scenarios, a different scenario from last
+    time when there is a choice, so a learner meets every setting of the problem."""
+    versions = _published_versions(problem)
+    if not versions:
+        raise PracticeError(f"Problem {problem.number} has no published scenario yet.")
+    fresh = [version for version in versions if version.pk != last_version_id]
+    return random.choice(fresh or versions)
+
+
+def open_attempt(card, now):
+    """The attempt on screen for this card: the open one, or a new draw."""
+    attempt = card.open_attempt
+    if attempt is not None and attempt.submitted_at is None:
+        return attempt
+    last = (
+        Attempt.objects.filter(user_id=card.user_id, version__scenario__problem_id=card.problem_id)
+        .order_by("-started_at")
+        .values_list("version_id", flat=True)
+        .first()
+    )
+    version = pick_version(card.problem, last)
+    attempt = Attempt.objects.create(
+        user_id=card.user_id, version=version, seed=new_seed(), started_at=now
+    )
+    Card.objects.filter(pk=card.pk).update(open_attempt=attempt)
+    card.open_attempt = attempt
+    return attempt
+
+
+def get_own_attempt(user, attempt_id):
+    """The learner's own attempt, or None: another learner's attempt does not exist for them."""
+    return (
+        Attempt.objects.filter(pk=attempt_id, user=user)
+        .select_related("version__scenario__problem")
+        .first()
+    )
+
+
+# Submitting answers.
+
+
+@dataclass
+class PartOutcome:
+    key: str
+    prompt: str
+    unit: str
+    text: str
+    status: str
+    score: float
+    message: str
+    misconception: str | None = None
+    key_text: str = ""
+    accepted: str = ""
+    ecf: bool = False
+
+
+@dataclass
+class Submission:
+    """The result of submitting: graded parts, or parse errors that cost nothing."""
+
+    attempt: Attempt
+    parts: list[PartOutcome] = field(default_factory=list)
+    parse_errors: dict[str, str] = field(default_factory=dict)
+    review: Review | None = None
+    already_submitted: bool = False
+
+    @property
+    def accepted(self):
+        return not self.parse_errors
+
+
+def grade_typed(attempt, answers):
+    """Grade typed answers {part key: text} of an attempt without saving anything.
+
+    Blank parts are graded as blank (score 0); any unparsable part makes the whole submission
+    a parse error, reported per part.
+    """
+    variant = variant_of(attempt.version, attempt.seed)
+    typed = {part.key: (answers.get(part.key) or "").strip()[:200] for part in variant.parts}
+    filled = {key: text for key, text in typed.items() if text}
+    results = variant.grade_all(filled) if filled else {}
+    parse_errors = {
+        key: result.message for key, result in results.items() if result.status == PARSE_ERROR
+    }
+    parts = []
+    for part in variant.parts:
+        result = results.get(part.key)
+        described = {"key_text": variant.key_text(part.key), "accepted": variant.accepted(part.key)}
+        if result is None:
+            parts.append(
+                PartOutcome(
+                    part.key, part.prompt, part.unit, "", BLANK, 0.0, "No answer.", **described
+                )
+            )
+        else:
+            parts.append(
+                PartOutcome(
+                    part.key,
+                    part.prompt,
+                    part.unit,
+                    typed[part.key],
+                    result.status,
+                    result.score,
+                    result.message,
+                    result.misconception,
+                    ecf=result.ecf,
+                    **described,
+                )
+            )
+    return variant, parts, parse_errors
+
+
+def submit(user, attempt_id, answers, now):
+    """Grade and record an attempt, then schedule its card. Idempotent per attempt."""
+    with transaction.atomic():
+        attempt = (
+            Attempt.objects.select_for_update()
+            .select_related("version__scenario__problem")
+            .filter(pk=attempt_id, user=user)
+            .first()
+        )
+        if attempt is None:
+            raise PracticeError("This question does not exist.")
+        if attempt.submitted_at is not None:
+            return Submission(
+                attempt,
+                parts=stored_outcomes(attempt),
+                review=Review.objects.filter(attempt=attempt).first(),
+                already_submitted=True,
+            )
+        try:
+            _, parts, parse_errors = grade_typed(attempt, answers)
+        except EngineError as error:
+            raise PracticeError(f"This question cannot be graded: {error}") from None
+        if parse_errors:
+            return Submission(attempt, parts=parts, parse_errors=parse_errors)
+        score = sum(part.score for part in parts) / len(parts)
+        attempt.submitted_at = now
+        attempt.score = score
+        attempt.save(update_fields=["submitted_at", "score"])
+        PartAnswer.objects.bulk_create(
+            [
+                PartAnswer(
+                    attempt=attempt,
+                    part_key=part.key,
+                    text=part.text,
+                    value=None if part.status == BLANK else _value_of(part),
+                    status=part.status,
+                    score=part.score,
+                    misconception=part.misconception or "",
+                    message=part.message,
+                    carried_forward=part.ecf,
+                )
+                for part in parts
+            ]
+        )
+        review = None
+        if attempt.purpose == Attempt.Purpose.PRACTICE:
+            card = (
+                Card.objects.select_for_update()
+                .select_related("problem")
+                .filter(user=user, problem=attempt.version.scenario.problem)
+                .first()
+            )
+            if card is not None:
+                review = apply_review(
+                    card,
+                    attempt,
+                    score,
+                    incomplete=any(part.status == BLANK for part in parts),
+                    elapsed=min((now - attempt.started_at).total_seconds(), MAX_ELAPSED_SECONDS),
+                    now=now,
+                )
+        return Submission(attempt, parts=parts, review=review)
+
+
+def _value_of(part):
+    from problems.engine import parse_answer
+
+    try:
+        return parse_answer(part.text, part.unit)
+    except EngineError:
+        return None
+
+
+def stored_outcomes(attempt):
+    """The graded parts of a submitted attempt, with keys recomputed from its variant."""
+    variant = variant_of(attempt.version, attempt.seed)
+    stored = {answer.part_key: answer for answer in attempt.answers.all()}
+    outcomes = []
+    for part in variant.parts:
+        answer = stored.get(part.key)
+        outcomes.append(
+            PartOutcome(
+                part.key,
+                part.prompt,
+                part.unit,
+                answer.text if answer else "",
+                answer.status if answer else BLANK,
+                answer.score if answer else 0.0,
+                answer.message if answer else "No answer.",
+                (answer.misconception or None) if answer else None,
+                key_text=variant.key_text(part.key),
+                accepted=variant.accepted(part.key),
+                ecf=answer.carried_forward if answer else False,
+            )
+        )
+    return outcomes
+
+
+def _kind_of(card, outcome_state_before, scheduler, now):
+    if card.last_reviewed_at is None:
+        return Review.Kind.NEW
+    before = scheduler.outcome(outcome_state_before)
+    if before.redrill_until is not None and now < before.redrill_until:
+        return Review.Kind.REDRILL
+    due = card.due_at or before.due
+    if due is not None and due <= now:
+        return Review.Kind.DUE
+    return Review.Kind.EXTRA
+
+
+def apply_review(card, attempt, score, *, incomplete, elapsed, now, kind=None):
+    """Record a review of `card` and move its schedule. The caller holds the transaction."""
+    profile = get_profile(card.user)
+    scheduler = scheduler_for(profile)
+    state_before = scheduler.state_from_dict(card.state)
+    quality = review_quality(
+        score,
+        incomplete=incomplete,
+        time_taken=elapsed,
+        expected_time=card.problem.expected_minutes * 60,
+    )
+    review = Review.objects.create(
+        card=card,
+        user_id=card.user_id,
+        attempt=attempt,
+        kind=kind or _kind_of(card, state_before, scheduler, now),
+        reviewed_at=now,
+        score=score,
+        incomplete=incomplete,
+        elapsed_seconds=elapsed,
+        automatic_quality=quality,
+        quality=quality,
+        state_before=card.state,
+        scheduler=scheduler.name,
+    )
+    _reschedule(card, profile, scheduler, state_before, review, first=True)
+    return review
+
+
+def _reschedule(card, profile, scheduler, state_before, review, *, first):
+    outcome = scheduler.review(state_before, review.quality, review.reviewed_at)
+    card.state = outcome.state.to_dict()
+    card.due_at = _due_with_interview(card, profile, scheduler, outcome, review)
+    card.redrill_until = outcome.redrill_until
+    card.last_reviewed_at = review.reviewed_at
+    if first:
+        card.reviews_count += 1
+    card.lapses = (
+        Review.objects.filter(card=card, quality__lt=3).exclude(kind=Review.Kind.REDRILL).count()
+    )
+    card.open_attempt = None
+    card.save()
+
+
+def _due_with_interview(card, profile, scheduler, outcome, review):
+    """The due instant: the scheduler's, or interview mode's when an interview is coming."""
+    today = learner_day(review.reviewed_at, profile.tz)
+    if profile.interview_date is None or profile.interview_date <= today:
+        return outcome.due
+    history = [
+        ReviewRecord(quality, reviewed_at)
+        for quality, reviewed_at in Review.objects.filter(card=card).values_list(
+            "quality", "reviewed_at"
+        )
+    ]
+    plan = plan_card(
+        scheduler,
+        InterviewCard(outcome.state, tuple(history)),
+        today=today,
+        interview_day=profile.interview_date,
+    )
+    if plan.next_review is None:
+        return outcome.due
+    planned = day_start(plan.next_review, profile.tz)
+    return planned if outcome.due is None else min(planned, outcome.due)
+
+
+def rate(user, review_id, rating, now):
+    """Apply the learner's self-rating to a review; it can only lower the quality."""
+    try:
+        rating = SelfRating(int(rating))
+    except (TypeError, ValueError):
+        raise PracticeError("Choose Again, Hard, Good or Easy.") from None
+    with transaction.atomic():
+        review = (
+            Review.objects.select_for_update()
+            .select_related("card__problem")
+            .filter(pk=review_id, user=user)
+            .first()
+        )
+        if review is None:
+            raise PracticeError("This review does not exist.")
+        if review.self_rating is not None:
+            return review
+        newer = Review.objects.filter(card=review.card, reviewed_at__gt=review.reviewed_at)
+        if newer.exists():
+            raise PracticeError("This card has been reviewed again since; rate the latest review.")
+        quality = review_quality(
+            review.score,
+            incomplete=review.incomplete,
+            time_taken=review.elapsed_seconds,
+            expected_time=review.card.problem.expected_minutes * 60,
+            self_rating=rating,
+        )
+        review.self_rating = int(rating)
+        changed = quality != review.quality
+        review.quality = quality
+        review.save(update_fields=["self_rating", "quality"])
+        if changed:
+            card = Card.objects.select_for_update().select_related("problem").get(pk=review.card_id)
+            profile = get_profile(user)
+            scheduler = scheduler_for(profile)
+            _reschedule(
+                card,
+                profile,
+                scheduler,
+                scheduler.state_from_dict(review.state_before),
+                review,
+                first=False,
+            )
+        return review
+
+
+# Settings that recompute the schedule.
+
+
+@transaction.atomic
+def recompute_cards(user):
+    """Replay every card of the learner from its review log with the current scheduler (and
+    interview date). Used when the learner switches scheduler or sets an interview date."""
+    profile = get_profile(user)
+    scheduler = scheduler_for(profile)
+    reviews = {}
+    for review in Review.objects.filter(user=user).order_by("reviewed_at", "id"):
+        reviews.setdefault(review.card_id, []).append(review)
+    for card in Card.objects.select_for_update().filter(user=user).select_related("problem"):
+        history = reviews.get(card.pk, [])
+        outcome = scheduler.replay(ReviewRecord(r.quality, r.reviewed_at) for r in history)
+        card.state = outcome.state.to_dict()
+        card.redrill_until = outcome.redrill_until
+        card.due_at = (
+            _due_with_interview(card, profile, scheduler, outcome, history[-1]) if history else None
+        )
+        card.save(update_fields=["state", "due_at", "redrill_until"])
+
+
+def answers_from_post(post):
+    """The typed answers of a form: fields named part-<key>."""
+    return {key[len("part-") :]: value for key, value in post.items() if key.startswith("part-")}
