@@ -65,6 +65,8 @@ INSTALLED_APPS = [
     "trainer.accounts",
     "problems",
     "trainer.practice",
+    "trainer.plan",
+    "trainer.mock",
 ]
 
 MIDDLEWARE = [

@@ -9,6 +9,9 @@ urlpatterns = [
     path("help/", practice_views.help_page, name="help"),
     path("healthz/", views.healthz, name="healthz"),
     path("practice/", include("trainer.practice.urls")),
+    path("plan/", include("trainer.plan.urls")),
+    path("mock/", include("trainer.mock.urls")),
+    path("author/", include("problems.urls")),
     path("accounts/", include("trainer.accounts.urls")),
     path("admin/", admin.site.urls),
 ]

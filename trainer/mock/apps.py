@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class MockConfig(AppConfig):
+    name = "trainer.mock"
+    label = "mock"
