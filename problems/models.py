@@ -110,6 +110,11 @@ class Attempt(models.Model):
     )
     version = models.ForeignKey(ScenarioVersion, on_delete=models.PROTECT, related_name="attempts")
     seed = models.BigIntegerField()
+    # After an instructor corrects a wrong key, the version whose parts and steps grade this
+    # attempt (its parameters are still drawn from `version`); None: `version` itself.
+    key_version = models.ForeignKey(
+        ScenarioVersion, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
     purpose = models.CharField(max_length=10, choices=Purpose, default=Purpose.PRACTICE)
     started_at = models.DateTimeField()
     submitted_at = models.DateTimeField(null=True, blank=True)

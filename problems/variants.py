@@ -14,13 +14,19 @@ CACHE_SIZE = 512
 _compiled = {}
 
 
-def compiled_scenario(version):
-    """The engine's compiled `Scenario` of a `ScenarioVersion`."""
-    key = (version.pk, version.content_hash)
+def compiled_scenario(version, drawn_as=None):
+    """The engine's compiled `Scenario` of a `ScenarioVersion`.
+
+    `drawn_as`, another version of the same scenario, compiles this definition under that
+    version's number, so its draws (which hash the version number) are that version's: how a
+    corrected key is applied to attempts drawn from the version it corrects.
+    """
+    number = version.number if drawn_as is None else drawn_as.number
+    key = (version.pk, version.content_hash, number)
     scenario = _compiled.get(key)
     if scenario is None:
         scenario = load_scenario(
-            version.definition, version=version.number, problem=version.scenario.problem.number
+            version.definition, version=number, problem=version.scenario.problem.number
         )
         if len(_compiled) >= CACHE_SIZE:
             _compiled.pop(next(iter(_compiled)), None)
@@ -34,6 +40,14 @@ def new_seed():
 
 def variant_of(version, seed):
     return draw_variant(compiled_scenario(version), seed)
+
+
+def attempt_variant(attempt):
+    """The variant of an attempt as it is graded now: its own draw, with a corrected key if an
+    instructor has applied one (see `Attempt.key_version`)."""
+    if attempt.key_version_id is None:
+        return variant_of(attempt.version, attempt.seed)
+    return draw_variant(compiled_scenario(attempt.key_version, attempt.version), attempt.seed)
 
 
 def grade(version, seed, answers):

@@ -14,7 +14,7 @@ from django.db.models import Count, F, Q
 from problems.engine import EngineError
 from problems.engine.grading import PARSE_ERROR
 from problems.models import Attempt, PartAnswer, Problem, ScenarioVersion
-from problems.variants import new_seed, variant_of
+from problems.variants import attempt_variant, new_seed
 from trainer.practice.models import Card, LearnerProfile, Review
 from trainer.srs import (
     InterviewCard,
@@ -244,7 +244,7 @@ def grade_typed(attempt, answers):
     Blank parts are graded as blank (score 0); any unparsable part makes the whole submission
     a parse error, reported per part.
     """
-    variant = variant_of(attempt.version, attempt.seed)
+    variant = attempt_variant(attempt)
     typed = {part.key: (answers.get(part.key) or "").strip()[:200] for part in variant.parts}
     filled = {key: text for key, text in typed.items() if text}
     results = variant.grade_all(filled) if filled else {}
@@ -354,7 +354,7 @@ def _value_of(part):
 
 def stored_outcomes(attempt):
     """The graded parts of a submitted attempt, with keys recomputed from its variant."""
-    variant = variant_of(attempt.version, attempt.seed)
+    variant = attempt_variant(attempt)
     stored = {answer.part_key: answer for answer in attempt.answers.all()}
     outcomes = []
     for part in variant.parts:

@@ -5,7 +5,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from problems.variants import variant_of
+from problems.variants import attempt_variant
 from trainer.practice import dashboard as dashboard_numbers
 from trainer.practice import services
 from trainer.practice.forms import ProfileForm
@@ -26,7 +26,7 @@ def _question_context(request, profile, now):
     context = {"queue": queue, "profile": profile, "state": "empty"}
     if queue.card is not None:
         attempt = services.open_attempt(queue.card, now)
-        variant = variant_of(attempt.version, attempt.seed)
+        variant = attempt_variant(attempt)
         context.update(
             state="question",
             card=queue.card,
@@ -74,7 +74,7 @@ def answer(request, attempt_id):
     except services.PracticeError as error:
         raise Http404(str(error)) from None
     attempt = submission.attempt
-    variant = variant_of(attempt.version, attempt.seed)
+    variant = attempt_variant(attempt)
     problem = attempt.version.scenario.problem
     context = {"attempt": attempt, "problem": problem, "text": variant.text}
     if not submission.accepted:
@@ -140,7 +140,7 @@ def attempt_detail(request, attempt_id):
         raise Http404("no such attempt")
     if attempt.submitted_at is None:
         return redirect("/practice/" if attempt.purpose == attempt.Purpose.PRACTICE else "/mock/")
-    variant = variant_of(attempt.version, attempt.seed)
+    variant = attempt_variant(attempt)
     context = {
         "attempt": attempt,
         "problem": attempt.version.scenario.problem,
