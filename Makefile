@@ -40,6 +40,7 @@ lint: setup
 # The whole suite on SQLite, then the database tests again on PostgreSQL when it is reachable.
 test: lint
 	DEBUG=1 $(PY) manage.py makemigrations --check --dry-run
+	DEBUG=1 $(PY) manage.py bank check --files
 	$(VENV)/bin/pytest
 	@if $(PY) scripts/reachable.py "$(TEST_DATABASE_URL)"; then \
 		echo "== database tests on PostgreSQL ($(TEST_DATABASE_URL)) =="; \

@@ -91,3 +91,11 @@ def test_it_explains_an_unknown_problem(loaded):
 def test_it_explains_an_unknown_part(loaded):
     with pytest.raises(CommandError, match="No part 'nope'"):
         call_command("bank", "grade", "3", "--seed", "1", "--part", "nope", "--answer", "1")
+
+
+def test_it_checks_the_files_without_a_database(capsys, db):
+    call_command("bank", "check", "--files", "--json", "--seeds", "3", "--problem", "3")
+    data = json.loads(capsys.readouterr().out)
+    assert data["ok"] is True
+    (problem,) = data["problems"]
+    assert problem["number"] == 3 and problem["scenarios"]

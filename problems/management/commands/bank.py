@@ -4,7 +4,8 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from problems.engine import EngineError, check_scenario
+from problems.engine import EngineError, check_scenario, load_problem
+from problems.loader import BankError, read_bank
 from problems.models import Problem, Scenario
 from problems.variants import compiled_scenario, variant_of
 
@@ -44,6 +45,12 @@ class Command(BaseCommand):
         check.add_argument("--json", action="store_true")
         check.add_argument("--seeds", type=int, default=1000)
         check.add_argument("--problem", type=int, action="append", dest="problems")
+        check.add_argument(
+            "--files",
+            action="store_true",
+            help="check the YAML files in problems/bank/ instead of the database (no migrate "
+            "or load_bank needed; versions are 1)",
+        )
 
     def handle(self, *args, action, **options):
         return getattr(self, f"_{action}")(**options)
@@ -83,42 +90,31 @@ class Command(BaseCommand):
         else:
             self.stdout.write(f"{result.status} (score {result.score:g}): {result.message}")
 
-    def _check(self, json, seeds, problems, **options):
+    def _check(self, json, seeds, problems, files, **options):
         if seeds < 1:
             raise CommandError("--seeds must be 1 or more")
-        scenarios = (
-            Scenario.objects.filter(is_active=True, current_version__isnull=False)
-            .select_related("problem", "current_version")
-            .order_by("problem__number", "id")
-        )
-        if problems:
-            scenarios = scenarios.filter(problem__number__in=problems)
         report = {"ok": True, "problems": []}
-        by_number = {}
-        for scenario in scenarios:
-            problem = scenario.problem
-            entry = by_number.get(problem.number)
-            if entry is None:
-                entry = {
-                    "number": problem.number,
-                    "title": problem.title,
-                    "page": problem.page,
-                    "scenarios": [],
-                }
-                by_number[problem.number] = entry
-                report["problems"].append(entry)
-            try:
-                result = check_scenario(compiled_scenario(scenario.current_version), seeds=seeds)
-            except EngineError as error:
-                result = {
-                    "key": scenario.key,
-                    "version": scenario.current_version.number,
-                    "ok": False,
-                    "seeds_checked": 0,
-                    "errors": [{"seed": None, "part": None, "message": str(error)}],
-                }
-            entry["scenarios"].append(result)
-            report["ok"] = report["ok"] and result["ok"]
+        for problem, scenarios in self._to_check(files, problems):
+            entry = {
+                "number": problem.number,
+                "title": problem.title,
+                "page": problem.page,
+                "scenarios": [],
+            }
+            report["problems"].append(entry)
+            for key, version, compile_scenario in scenarios:
+                try:
+                    result = check_scenario(compile_scenario(), seeds=seeds)
+                except EngineError as error:
+                    result = {
+                        "key": key,
+                        "version": version,
+                        "ok": False,
+                        "seeds_checked": 0,
+                        "errors": [{"seed": None, "part": None, "message": str(error)}],
+                    }
+                entry["scenarios"].append(result)
+                report["ok"] = report["ok"] and result["ok"]
         if not report["problems"]:
             report["ok"] = False
             report["error"] = "no published scenarios to check; run `manage.py load_bank` first"
@@ -128,6 +124,40 @@ class Command(BaseCommand):
             self._print_check(report, seeds)
         if not report["ok"]:
             raise CommandError("bank check failed")
+
+    def _to_check(self, files, problems):
+        """(problem, [(key, version, compile)]) pairs, from the files or the database."""
+        if files:
+            try:
+                definitions = read_bank()
+            except BankError as error:
+                raise CommandError(f"The bank files do not load:\n{error}") from None
+            for _path, data in definitions:
+                if problems and data["number"] not in problems:
+                    continue
+                problem = load_problem(data)
+                yield (
+                    problem,
+                    [
+                        (scenario.key, scenario.version, lambda scenario=scenario: scenario)
+                        for scenario in problem.scenarios
+                    ],
+                )
+            return
+        scenarios = (
+            Scenario.objects.filter(is_active=True, current_version__isnull=False)
+            .select_related("problem", "current_version")
+            .order_by("problem__number", "id")
+        )
+        if problems:
+            scenarios = scenarios.filter(problem__number__in=problems)
+        by_problem = {}
+        for scenario in scenarios:
+            version = scenario.current_version
+            by_problem.setdefault(scenario.problem, []).append(
+                (scenario.key, version.number, lambda version=version: compiled_scenario(version))
+            )
+        yield from by_problem.items()
 
     def _print_check(self, report, seeds):
         if "error" in report:
