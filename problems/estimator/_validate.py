@@ -72,12 +72,18 @@ def _check(name, value, low, high, low_inclusive, integer, requirement):
         if not inside or (integer and value != int(value)):
             raise ValueError(f"{name} must be {requirement}, got {_shown(value)}")
         return value
-    ok = (value >= low) if low_inclusive else (value > low)
-    ok &= value <= high  # NaN is False in both comparisons
-    if integer and value.dtype.kind == "f":
-        ok &= np.floor(value) == value
-    if not ok.all():
-        raise ValueError(f"{name} must be {requirement}, got {_first_bad(value, ok)}")
+    if value.size:
+        # Two reductions instead of elementwise masks; a NaN makes both comparisons false.
+        lowest, highest = value.min(), value.max()
+        inside = (lowest >= low if low_inclusive else lowest > low) and highest <= high
+        if inside and integer and value.dtype.kind == "f":
+            inside = bool((np.floor(value) == value).all())
+        if not inside:
+            ok = (value >= low) if low_inclusive else (value > low)
+            ok &= value <= high
+            if integer and value.dtype.kind == "f":
+                ok &= np.floor(value) == value
+            raise ValueError(f"{name} must be {requirement}, got {_first_bad(value, ok)}")
     return value
 
 
@@ -128,18 +134,15 @@ def fraction(name, value):
 
 def open_fraction(name, value):
     """A number strictly between 0 and 1 (a percentile, a power, a utilisation)."""
-    scalar = _number_or_array(name, value, "a fraction strictly between 0 and 1")
+    requirement = "a fraction strictly between 0 and 1"
+    scalar = _number_or_array(name, value, requirement)
     if scalar:
         if not 0 < value < 1:
-            raise ValueError(
-                f"{name} must be a fraction strictly between 0 and 1, got {_shown(value)}"
-            )
+            raise ValueError(f"{name} must be {requirement}, got {_shown(value)}")
         return value
-    ok = (value > 0) & (value < 1)
-    if not ok.all():
-        raise ValueError(
-            f"{name} must be a fraction strictly between 0 and 1, got {_first_bad(value, ok)}"
-        )
+    if value.size and not (value.min() > 0 and value.max() < 1):
+        ok = (value > 0) & (value < 1)
+        raise ValueError(f"{name} must be {requirement}, got {_first_bad(value, ok)}")
     return value
 
 

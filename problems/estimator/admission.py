@@ -41,26 +41,31 @@ def admitted_sequences(kv_budget_bytes, kv_bytes_per_sequence):
 
 
 def _water_level(capacity, demands):
+    """Water level for validated inputs.
+
+    With the demands sorted, tenant k is offered s_k = (capacity − the k smaller demands) /
+    (tenants − k). The shares rise while s_k exceeds d_k (that tenant is satisfied) and fall from
+    the first k with s_k ≤ d_k, which is the level; if every tenant is satisfied the level is the
+    largest demand. So the level is min(max_k s_k, largest demand), no branching per element.
+    """
     if check.is_scalar(capacity, *demands):
         ordered = sorted(demands)
-        remaining = capacity
-        for index, demand in enumerate(ordered):
-            level = remaining / (len(ordered) - index)
-            if level <= demand:
-                return float(level)
-            remaining -= demand
-        return float(ordered[-1])
-    stacked = np.stack(np.broadcast_arrays(*demands), axis=-1).astype(float)
-    ordered = np.sort(stacked, axis=-1)
-    tenants = ordered.shape[-1]
-    smaller_total = np.cumsum(ordered, axis=-1) - ordered
-    remaining = np.asarray(capacity, dtype=float)[..., None] - smaller_total
-    candidates = remaining / (tenants - np.arange(tenants))
-    binding = candidates <= ordered  # the level caps this tenant and everyone larger
-    first = np.argmax(binding, axis=-1)[..., None]
-    level = np.take_along_axis(candidates, first, axis=-1)[..., 0]
-    level = np.where(binding.any(axis=-1), level, ordered[..., -1])
-    return level if level.ndim else level[()]
+    else:
+        # Sort the four demands element-wise with a five-comparator sorting network.
+        first, second, third, fourth = (np.asarray(d, dtype=float) for d in demands)
+        first, second = np.minimum(first, second), np.maximum(first, second)
+        third, fourth = np.minimum(third, fourth), np.maximum(third, fourth)
+        first, third = np.minimum(first, third), np.maximum(first, third)
+        second, fourth = np.minimum(second, fourth), np.maximum(second, fourth)
+        second, third = np.minimum(second, third), np.maximum(second, third)
+        ordered = (first, second, third, fourth)
+    remaining = capacity
+    highest_share = remaining / len(ordered)
+    for index, demand in enumerate(ordered[:-1], start=1):
+        remaining = remaining - demand
+        highest_share = np.maximum(highest_share, remaining / (len(ordered) - index))
+    level = np.minimum(highest_share, ordered[-1])
+    return float(level) if np.ndim(level) == 0 else level
 
 
 def max_min_fair_level(capacity, demand_1, demand_2, demand_3=0.0, demand_4=0.0):

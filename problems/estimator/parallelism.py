@@ -123,7 +123,7 @@ def tensor_parallel_allreduce_time(
         check.refuse("tensor_parallel", message, tensor_parallel)
     if not gpu.interconnect_bandwidth:
         return sent * 0.0
-    fixed = np.where(tensor_parallel > 1, 2 * model.layers * allreduce_latency, 0.0)
+    fixed = (tensor_parallel > 1) * (2 * model.layers * allreduce_latency)
     return sent / gpu.interconnect_bandwidth_per_direction + fixed
 
 

@@ -17,7 +17,7 @@ Pareto percentiles.
 References
 ----------
 L. Kleinrock, "Queueing Systems, Volume 1: Theory", Wiley 1975, sections 3.2 and 3.5; A. K.
-Erlang (1917); the Erlang B recursion B(k) = a·B(k−1) / (k + a·B(k−1)) and C = B / (1 − ρ(1 − B)).
+Erlang (1917); Erlang B as 1/B = Σ_{j=0..c} c!/((c − j)! a^j) and C = B / (1 − ρ(1 − B)).
 """
 
 import numpy as np
@@ -39,19 +39,37 @@ def _rates(arrival_rate, service_rate, servers):
 
 
 def _erlang_c(offered_load, servers):
-    """Erlang C for validated inputs: offered load a = λ/μ, c servers."""
+    """Erlang C for validated inputs: offered load a = λ/μ, c servers.
+
+    Erlang B from 1/B = Σ_{j=0..c} c!/((c − j)! a^j), whose terms t_j = t_{j−1} (c − j + 1)/a
+    turn exactly 0 past j = c, so one loop to the largest c serves every element of an array
+    without masking. Then C = B / (1 − ρ(1 − B)).
+    """
     if check.is_scalar(offered_load, servers):
-        blocking = 1.0
-        for k in range(1, int(servers) + 1):
-            blocking = offered_load * blocking / (k + offered_load * blocking)
+        term = total = 1.0
+        for j in range(1, int(servers) + 1):
+            term *= (servers + 1 - j) / offered_load
+            total += term
     else:
-        shape = np.broadcast(offered_load, servers).shape
-        blocking = np.ones(shape)
-        for k in range(1, int(np.max(servers)) + 1):  # at most MAX_SERVERS steps
-            updated = offered_load * blocking / (k + offered_load * blocking)
-            blocking = np.where(k <= servers, updated, blocking)
+        total = _special.blockwise(_inverse_erlang_b_block, offered_load, servers)
+    blocking = 1.0 / total
     utilisation = offered_load / servers
     return blocking / (1 - utilisation * (1 - blocking))
+
+
+def _inverse_erlang_b_block(offered_load, servers):
+    """1/B for one block of arrays (the loop of :func:`_erlang_c`, in place)."""
+    after = servers + 1.0
+    term, total, factor = np.ones(after.shape), np.ones(after.shape), np.empty(after.shape)
+    with np.errstate(over="ignore", invalid="ignore"):
+        for j in range(1, int(np.max(servers, initial=0)) + 1):  # at most MAX_SERVERS steps
+            np.subtract(after, j, out=factor)
+            factor /= offered_load  # as the scalar loop divides, for identical results
+            term *= factor
+            total += term
+    # A term that overflowed to infinity turns NaN when its factor reaches 0: B is 0 there.
+    total[np.isnan(total)] = np.inf
+    return total
 
 
 def erlang_c(arrival_rate, service_rate, servers):

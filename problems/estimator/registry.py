@@ -6,7 +6,15 @@ catalogue entries, and returns a number or an array in SI base units. The first 
 docstring is the one-sentence summary shown to instructors in the formula reference.
 """
 
+import functools
+import inspect
+import math
+
+import numpy as np
+from numpy import ndarray
+
 from . import (
+    _special,
     admission,
     attention_io,
     autoscaling,
@@ -260,7 +268,60 @@ _BY_MODULE = (
     ),
 )
 
-FUNCTIONS = {name: getattr(module, name) for module, names in _BY_MODULE for name in names}
+
+def _in_blocks(function):
+    """Wrap an elementwise estimator function to evaluate large arrays in cache-sized blocks.
+
+    Every registered function is elementwise in its array arguments, so a call over 100,000
+    draws can run as a few calls over blocks of ``_special.BLOCK`` draws whose temporaries stay
+    in cache: about twice as fast on the development machine, with identical values. Scalars
+    and small arrays go straight through. If a block is refused, the whole call is repeated so
+    the ValueError names the position in the caller's array.
+    """
+    signature = inspect.signature(function)
+
+    block = _special.BLOCK
+
+    @functools.wraps(function)
+    def call(*args, **kwargs):
+        # Plain loops: this test runs on every scalar call, so it must cost next to nothing.
+        for value in args:
+            if type(value) is ndarray and value.size > block:
+                return _blocked(args, kwargs)
+        for value in kwargs.values():
+            if type(value) is ndarray and value.size > block:
+                return _blocked(args, kwargs)
+        return function(*args, **kwargs)
+
+    def _blocked(args, kwargs):
+        try:
+            bound = signature.bind(*args, **kwargs)
+            arrays = {
+                name: value
+                for name, value in bound.arguments.items()
+                if isinstance(value, np.ndarray)
+            }
+            shape = np.broadcast_shapes(*(value.shape for value in arrays.values()))
+        except (TypeError, ValueError):
+            return function(*args, **kwargs)  # let the function itself report the problem
+        flat = {name: np.broadcast_to(value, shape).ravel() for name, value in arrays.items()}
+        size = math.prod(shape)
+        result = np.empty(size)
+        try:
+            for start in range(0, size, block):
+                stop = start + block
+                part = {name: values[start:stop] for name, values in flat.items()}
+                result[start:stop] = function(**dict(bound.arguments, **part))
+        except ValueError:
+            return function(*args, **kwargs)  # raises again, with whole-array positions
+        return result.reshape(shape)
+
+    return call
+
+
+FUNCTIONS = {
+    name: _in_blocks(getattr(module, name)) for module, names in _BY_MODULE for name in names
+}
 
 CONCEPTS = {module.__name__.rsplit(".", 1)[-1]: names for module, names in _BY_MODULE}
 """Registered function names per concept module (for the formula reference and the benchmark)."""

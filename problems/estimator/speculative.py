@@ -24,6 +24,7 @@ ICML 2023 (arXiv 2211.17192), equation (1) and Theorem 3.8. α = 0.8, γ = 4: E 
 
 import numpy as np
 
+from . import _special
 from . import _validate as check
 from .catalogue import FORMATS, GPU, Model, NumberFormat
 from .latency import decode_step_time
@@ -33,7 +34,10 @@ from .roofline import decode_flops, decode_weight_bytes, peak_flops
 
 BF16 = FORMATS["bf16"]
 _MAX_DRAFT = 1024
-_BISECTION_STEPS = 54  # halves [0, 1] to 5.6e-17, below the spacing of doubles near 1
+# Newton converges in under 10 steps for usual γ and c; near c = 1 the two roots of F merge and
+# it slows to halving the error per step, which 200 steps cover.
+_NEWTON_STEPS = 200
+_UNCHECKED_STEPS = 3
 
 
 def _expected(alpha, gamma):
@@ -98,8 +102,13 @@ def speculative_break_even_acceptance(draft_tokens, cost_ratio):
 
     Returns
     -------
-    Acceptance rate [1]: the α where (1 − α^(γ+1))/(1 − α) = γc + 1, found by bisection on
-    [0, 1] (E increases with α).
+    Acceptance rate [1]: the α in [0, 1) where (1 − α^(γ+1))/(1 − α) = γc + 1.
+
+    Notes
+    -----
+    Solved as F(α) = 1 − α^(γ+1) − T(1 − α) = 0 with T = γc + 1 by Newton's method from α = 0:
+    F is concave with F(0) ≤ 0 and rises up to the root, so the iterates increase monotonically
+    to it (F's other root, α = 1, is never reached).
     """
     check.positive_integer("draft_tokens", draft_tokens, _MAX_DRAFT)
     check.non_negative("cost_ratio", cost_ratio, check.MAX_FACTOR)
@@ -108,23 +117,39 @@ def speculative_break_even_acceptance(draft_tokens, cost_ratio):
             "cost_ratio", "must be below 1: a draft as slow as the target never pays", cost_ratio
         )
     target = draft_tokens * cost_ratio + 1
+    exponent = draft_tokens + 1.0
+    # The first Newton step from α = 0 lands on 1 − 1/T, a lower bound of the root.
+    alpha = 1 - 1 / target
     if check.is_scalar(draft_tokens, cost_ratio):
-        low, high, power = 0.0, 1.0, draft_tokens + 1
-        for _ in range(_BISECTION_STEPS):
-            middle = (low + high) / 2  # never 1, so E is the closed form
-            if (1 - middle**power) / (1 - middle) < target:
-                low = middle
-            else:
-                high = middle
-        return (low + high) / 2
-    shape = np.broadcast(draft_tokens, cost_ratio).shape
-    low, high = np.zeros(shape), np.ones(shape)
-    for _ in range(_BISECTION_STEPS):
-        middle = (low + high) / 2
-        below = _expected(middle, draft_tokens) < target
-        low = np.where(below, middle, low)
-        high = np.where(below, high, middle)
-    return (low + high) / 2
+        for _ in range(_NEWTON_STEPS):
+            power = alpha**draft_tokens
+            step = (1 - target + alpha * (target - power)) / (target - exponent * power)
+            alpha -= step
+            if abs(step) <= 1e-15:
+                break
+        return alpha
+    return _special.blockwise(_break_even_block, draft_tokens, cost_ratio)
+
+
+def _break_even_block(draft_tokens, cost_ratio):
+    """The Newton iteration of speculative_break_even_acceptance on one block of arrays."""
+    target = draft_tokens * cost_ratio + 1.0
+    exponent = draft_tokens + 1.0
+    offset = 1 - target
+    alpha = 1 - 1 / target
+    for iteration in range(_NEWTON_STEPS):  # the scalar loop's step, in place
+        power = alpha**draft_tokens
+        slope = exponent * power
+        np.subtract(target, slope, out=slope)
+        np.subtract(target, power, out=power)
+        power *= alpha
+        power += offset
+        power /= slope
+        alpha -= power
+        # Newton needs a few steps from 1 − 1/T whatever the block; a step at the root is 0.
+        if iteration >= _UNCHECKED_STEPS and np.max(np.abs(power, out=power), initial=0) <= 1e-15:
+            break
+    return alpha
 
 
 def speculative_speedup_with_costs(

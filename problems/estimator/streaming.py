@@ -14,8 +14,6 @@ References
 WHATWG HTML Living Standard, section 9.2 "Server-sent events" (event stream format).
 """
 
-import numpy as np
-
 from . import _validate as check
 
 _DATA_FRAMING = len(b"data: ") + len(b"\n\n")
@@ -40,9 +38,10 @@ def sse_framing_bytes(event_name_bytes=0, id_bytes=0):
     """
     check.non_negative_integer("event_name_bytes", event_name_bytes, 1e6)
     check.non_negative_integer("id_bytes", id_bytes, 1e6)
-    named = np.where(event_name_bytes > 0, _EVENT_FRAMING + event_name_bytes, 0.0)
-    identified = np.where(id_bytes > 0, _ID_FRAMING + id_bytes, 0.0)
-    return _DATA_FRAMING + named + identified
+    # A boolean factor keeps an absent field's framing out without a per-element branch.
+    named = (event_name_bytes > 0) * (_EVENT_FRAMING + event_name_bytes)
+    identified = (id_bytes > 0) * (_ID_FRAMING + id_bytes)
+    return _DATA_FRAMING + named + identified + 0.0
 
 
 def sse_overhead_bytes_per_token(
