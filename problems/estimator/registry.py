@@ -274,7 +274,8 @@ def _in_blocks(function):
 
     Every registered function is elementwise in its array arguments, so a call over 100,000
     draws can run as a few calls over blocks of ``_special.BLOCK`` draws whose temporaries stay
-    in cache: about twice as fast on the development machine, with identical values. Scalars
+    in cache: about twice as fast on the development machine, with the same values (identical
+    for closed forms; an iterative solver may stop a block a step earlier, below 1e-15). Scalars
     and small arrays go straight through. If a block is refused, the whole call is repeated so
     the ValueError names the position in the caller's array.
     """
