@@ -22,6 +22,11 @@ _KEY = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 _PEAK_FIELDS = ("", "bf16_flops", "fp16_flops", "fp8_flops", "fp4_flops", "int8_ops")
 
 
+def _short_repr(entry):
+    """``GPU('h100-sxm')``: entries show their key, so signatures and messages stay readable."""
+    return f"{type(entry).__name__}({entry.key!r})"
+
+
 def _check_key_and_name(entry):
     if not isinstance(entry.key, str) or not _KEY.match(entry.key):
         raise ValueError(f"key must be a lower-case slug such as 'h100-sxm', got {entry.key!r}")
@@ -31,7 +36,7 @@ def _check_key_and_name(entry):
         raise ValueError(f"source must say where the figures come from ({entry.key})")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class GPU:
     """An accelerator: memory, bandwidth, dense peak throughput, interconnect, power and price.
 
@@ -58,6 +63,8 @@ class GPU:
     price_per_hour_high: float  # [USD/h]
     source: str
     interconnect_bandwidth_per_direction: float = field(init=False)  # [B/s]
+
+    __repr__ = _short_repr
 
     def __post_init__(self):
         _check_key_and_name(self)
@@ -91,7 +98,7 @@ class GPU:
         )
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Model:
     """A decoder-only transformer, described by the fields of its config.json.
 
@@ -142,6 +149,8 @@ class Model:
     embedding_params: int = field(init=False)
     params_per_expert: int = field(init=False)
     routed_expert_params: int = field(init=False)
+
+    __repr__ = _short_repr
 
     def __post_init__(self):
         _check_key_and_name(self)
@@ -196,7 +205,7 @@ class Model:
         set_(self, "routed_expert_params", architecture.routed_expert_params(self))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class NumberFormat:
     """A number format as stored: element bits plus the amortised bits of its block scales.
 
@@ -216,6 +225,8 @@ class NumberFormat:
     source: str
     bits_per_element: float = field(init=False)
     bytes_per_element: float = field(init=False)
+
+    __repr__ = _short_repr
 
     def __post_init__(self):
         _check_key_and_name(self)
