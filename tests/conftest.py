@@ -30,6 +30,16 @@ def pytest_configure(config):
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Rate-limit counters live in the cache, and user ids repeat between tests."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
 EXAMPLE_PROBLEM = Path(__file__).resolve().parent / "engine" / "problem3.yaml"
 
 

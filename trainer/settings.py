@@ -142,6 +142,8 @@ LOGOUT_REDIRECT_URL = "/"
 # Failed log-ins allowed per account (and per client address) within the window.
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
 LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 15 * 60)
+# Answers a learner may submit per minute (practice and mock together).
+ANSWER_RATE_LIMIT = env_int("ANSWER_RATE_LIMIT", 30)
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"

@@ -187,3 +187,15 @@ def test_it_submits_in_the_same_number_of_queries_with_1_and_1000_reviews(practi
     with_one = count()
     add_history(carded, 999)
     assert count() == with_one
+
+
+def test_it_limits_how_fast_answers_come(practising, settings):
+    settings.ANSWER_RATE_LIMIT = 3
+    attempt = open_attempt_of(practising)
+    bad = {"part-kv_total": "not a number"}
+    statuses = [_post(practising, attempt, bad).status_code for _ in range(4)]
+    assert statuses == [200, 200, 200, 429]
+    response = _post(practising, attempt, right_answers(attempt), headers={"HX-Request": "true"})
+    assert response.status_code == 429
+    assert "Slow down" in response.content.decode()
+    assert Review.objects.count() == 0

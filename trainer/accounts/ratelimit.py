@@ -60,3 +60,17 @@ def clear_failures(username, address):
         cache.delete_many([key for key, _ in _keys(username, address)])
     except Exception:
         logger.exception("login rate limit unavailable")
+
+
+def allow(scope, identity, limit, window):
+    """Count one event for (scope, identity) in the current window of `window` seconds; False
+    when that makes more than `limit`. Fails open (and logs) when the cache is down, like the
+    log-in limit: an outage must not stop learners answering."""
+    key = f"rate:{scope}:{identity}:{int(time.time() // window)}"
+    try:
+        if cache.add(key, 1, window + 1):
+            return True
+        return cache.incr(key) <= limit
+    except Exception:
+        logger.exception("rate limit %s unavailable", scope)
+        return True

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
@@ -6,6 +7,7 @@ from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from problems.variants import attempt_variant
+from trainer.accounts import ratelimit
 from trainer.practice import dashboard as dashboard_numbers
 from trainer.practice import services
 from trainer.practice.forms import ProfileForm
@@ -67,6 +69,9 @@ def answer(request, attempt_id):
     attempt = services.get_own_attempt(request.user, attempt_id)
     if attempt is None or attempt.purpose != attempt.Purpose.PRACTICE:
         raise Http404("no such practice question")
+    if not ratelimit.allow("answer", request.user.pk, settings.ANSWER_RATE_LIMIT, 60):
+        template = "practice/too_fast.html" + ("#card" if request.htmx else "")
+        return render(request, template, status=429)
     try:
         submission = services.submit(
             request.user, attempt_id, services.answers_from_post(request.POST), now
