@@ -1,10 +1,4 @@
-import pytest
 from django.core.cache import cache
-
-
-@pytest.fixture(autouse=True)
-def _empty_cache():
-    cache.clear()
 
 
 def _login(client, username="learner", password="correct horse 1", **extra):
