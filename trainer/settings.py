@@ -100,6 +100,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "trainer.context_processors.roles",
             ],
+            "builtins": ["trainer.practice.templatetags.prose"],
         },
     },
 ]
