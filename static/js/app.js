@@ -15,3 +15,55 @@
     }
   });
 })();
+
+// Mock interview clock. The server sends the whole seconds left at render time (never the
+// client's clock against a deadline, which may be skewed); the page also shows the deadline as
+// text for when this script does not run. At zero the answer forms are disabled (the server
+// refuses late answers anyway), and once the grace has passed the page goes to the mock's URL,
+// where the server applies the end and shows the report.
+(function () {
+  "use strict";
+  const clock = document.querySelector("[data-countdown]");
+  if (!clock) return;
+  const secondsLeft = parseInt(clock.getAttribute("data-seconds-left"), 10);
+  const graceSeconds = parseInt(clock.getAttribute("data-grace-seconds"), 10) || 0;
+  const expiredUrl = clock.getAttribute("data-expired-url");
+  if (isNaN(secondsLeft)) return;
+  const end = Date.now() + secondsLeft * 1000;
+  let timer = null;
+
+  function shown(seconds) {
+    const hours = Math.floor(seconds / 3600);
+    const minutes = Math.floor((seconds % 3600) / 60);
+    const rest = seconds % 60;
+    const pad = function (n) { return (n < 10 ? "0" : "") + n; };
+    return (hours ? hours + ":" + pad(minutes) : minutes) + ":" + pad(rest);
+  }
+
+  function closeForms() {
+    document.querySelectorAll("form[data-mock-answer]").forEach(function (form) {
+      form.setAttribute("data-closed", "");
+      form.querySelectorAll("input, button").forEach(function (field) { field.disabled = true; });
+    });
+  }
+
+  function tick() {
+    const left = Math.ceil((end - Date.now()) / 1000);
+    if (left > 0) {
+      clock.textContent = "· " + shown(left) + " left";
+      clock.classList.toggle("low", left <= 300);
+      return;
+    }
+    clock.textContent = "· time is up";
+    clock.classList.add("over");
+    closeForms();
+    // Two seconds more than the grace: this clock may run up to a second ahead of the server's.
+    if (left <= -(graceSeconds + 2) && expiredUrl) {
+      window.clearInterval(timer);
+      window.location.assign(expiredUrl);
+    }
+  }
+
+  tick();
+  timer = window.setInterval(tick, 250);
+})();

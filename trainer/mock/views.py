@@ -1,7 +1,188 @@
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.shortcuts import render
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from trainer.mock import services
+from trainer.mock.models import Mock
+from trainer.practice.services import get_profile
+
+
+def _get_mock_for_user(user, mock_id):
+    mock = services.get_mock(user, mock_id)
+    if mock is None:
+        raise Http404("no such mock")
+    return mock
+
+
+def _report_url(mock):
+    return f"/mock/{mock.pk}/report/"
+
+
+def _problem_url(mock, position):
+    return f"/mock/{mock.pk}/problems/{position}/"
+
+
+def _clock(request, context, mock):
+    """The deadline in the learner's time zone, for the page without JavaScript."""
+    profile = get_profile(request.user)
+    context.update(
+        deadline_local=timezone.localtime(mock.deadline, profile.tz), timezone_name=profile.timezone
+    )
+    return context
 
 
 @login_required
+@require_GET
 def index(request):
-    return render(request, "mock/index.html")
+    now = timezone.now()
+    services.end_expired(now, user=request.user)
+    past = services.past_mocks(request.user)
+    context = {
+        "formats": services.formats_view(),
+        "running": services.running_mock(request.user),
+        "past": past,
+        "history_chart": services.history_chart(past) if len(past) > 1 else "",
+        "grace_seconds": int(services.GRACE.total_seconds()),
+    }
+    return render(request, "mock/index.html", context)
+
+
+@login_required
+@require_POST
+def start(request):
+    now = timezone.now()
+    page = request.POST.get("page")
+    try:
+        mock, created = services.start(
+            request.user,
+            request.POST.get("format", ""),
+            now,
+            page=int(page) if page and page.isdigit() else None,
+        )
+    except services.MockError as error:
+        messages.error(request, str(error))
+        return redirect("/mock/")
+    if not created:
+        messages.info(request, "You have a mock running: here it is. Finish it to start another.")
+    return redirect(f"/mock/{mock.pk}/")
+
+
+@login_required
+@require_GET
+def mock_detail(request, mock_id):
+    now = timezone.now()
+    mock = services.end_if_due(_get_mock_for_user(request.user, mock_id), now)
+    if services.is_over(mock, now):
+        return redirect(_report_url(mock))
+    position = mock.current_item.position if mock.current_item_id else 1
+    return redirect(_problem_url(mock, position))
+
+
+@login_required
+@require_GET
+def problem(request, mock_id, position):
+    now = timezone.now()
+    mock = services.end_if_due(_get_mock_for_user(request.user, mock_id), now)
+    if services.is_over(mock, now):
+        return redirect(_report_url(mock))
+    if services.open_problem(mock, position, now) is None:
+        raise Http404("no such problem in this mock")
+    context = services.running_context(mock, position, now)
+    return render(request, "mock/mock.html", _clock(request, context, mock))
+
+
+@login_required
+@require_POST
+def answer(request, mock_id, position, part_key):
+    now = timezone.now()
+    text = request.POST.get("answer", "")
+    outcome = services.record_answer(request.user, mock_id, position, part_key, text, now)
+    if outcome.status == services.MISSING:
+        raise Http404("no such part in this mock")
+    mock = outcome.mock
+    if outcome.status == services.CLOSED:
+        response = render(
+            request,
+            "mock/closed.html",
+            {"mock": mock, "grace_seconds": int(services.GRACE.total_seconds())},
+            status=409,
+        )
+        if request.htmx:
+            response["HX-Redirect"] = _report_url(mock)
+        return response
+    item = outcome.item
+    recorded = outcome.status in (services.RECORDED, services.ALREADY)
+    note = (
+        "A part is answered once: this second answer was not recorded."
+        if outcome.status == services.ALREADY
+        else ""
+    )
+    if not request.htmx:
+        if recorded:
+            if note:
+                messages.info(request, note)
+            return redirect(_problem_url(mock, position))
+        context = services.running_context(
+            mock, position, now, part_errors={part_key: (text[:200], outcome.message)}
+        )
+        return render(request, "mock/mock.html", _clock(request, context, mock))
+    part = services.part_view(
+        mock,
+        item,
+        part_key,
+        recorded=recorded,
+        typed="" if recorded else text[:200],
+        error="" if recorded else outcome.message,
+        note=note,
+    )
+    return render(request, "mock/mock.html#part", {"mock": mock, "item": item, "part": part})
+
+
+@login_required
+@require_POST
+def finish(request, mock_id):
+    now = timezone.now()
+    mock = services.finish(request.user, _get_mock_for_user(request.user, mock_id).pk, now)
+    return redirect(_report_url(mock))
+
+
+@login_required
+@require_GET
+def report(request, mock_id):
+    now = timezone.now()
+    mock = services.end_if_due(_get_mock_for_user(request.user, mock_id), now)
+    if mock.ended_at is None:
+        return redirect(f"/mock/{mock.pk}/")
+    context = services.report(mock)
+    context.update(capstone=Mock.Format.CAPSTONE)
+    return render(request, "mock/report.html", context)
+
+
+@login_required
+@require_GET
+def solution(request, mock_id, position):
+    now = timezone.now()
+    mock = services.end_if_due(_get_mock_for_user(request.user, mock_id), now)
+    if mock.ended_at is None:
+        return redirect(f"/mock/{mock.pk}/")
+    context = services.solution_context(mock, position)
+    if context is None:
+        raise Http404("no such problem in this mock")
+    return render(request, "mock/solution.html", context)
+
+
+@login_required
+@require_POST
+def rubric(request, mock_id):
+    now = timezone.now()
+    mock = services.end_if_due(_get_mock_for_user(request.user, mock_id), now)
+    try:
+        services.save_rubric(mock, services.rubric_from_post(request.POST))
+    except services.MockError as error:
+        messages.error(request, str(error))
+        return redirect(f"/mock/{mock.pk}/")
+    messages.success(request, "Self-assessment saved.")
+    return redirect(_report_url(mock) + "#rubric")

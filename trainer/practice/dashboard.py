@@ -1,7 +1,8 @@
 """The numbers and charts of the dashboard, in a constant number of queries.
 
 Queries: the profile, the cards (with their problems), the queue's counts of today's reviews,
-and the past year's review instants. Everything else is computed from those.
+the past year's review instants, and the learner's latest mocks (after ending any whose time is
+up). Everything else is computed from those.
 """
 
 from datetime import timedelta
@@ -67,7 +68,15 @@ def dashboard(user, profile, now):
         ),
         "reviews_last_year": sum(per_day.values()),
         "interview": _interview(profile, scheduler, cards, states, today),
+        "mocks": _mocks(user, now),
     }
+
+
+def _mocks(user, now):
+    """The running mock and the latest ended ones (two queries when none has just expired)."""
+    from trainer.mock.services import dashboard_mocks
+
+    return dashboard_mocks(user, now)
 
 
 def _interview(profile, scheduler, cards, states, today):

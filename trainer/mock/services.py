@@ -1,0 +1,817 @@
+"""Mock interviews: start one, answer it one part at a time against the server's deadline, end it,
+grade it and feed the scheduler, report on it.
+
+The rules that make a mock impossible to game live here, not in the views:
+
+- Everything is fixed at the start: the problems, each slot's scenario version and seed (an
+  `Attempt` with purpose "mock") and the deadline. Nothing afterwards draws a variant, so a
+  reload or a second tab shows the same mock.
+- An answer is accepted until `deadline + GRACE` (the grace covers the request's trip to the
+  server) and refused after it, whatever the client says. Each part is recorded once: the mock's
+  row is locked while an answer is recorded, and `PartAnswer`'s unique constraint backs it.
+- Until the mock ends nothing graded leaves the server: an answer is acknowledged with "recorded"
+  only. A typed text that cannot be read (a parse error) is pointed out and records nothing; its
+  message depends on the text and the part's unit, never on the key.
+- The end is applied lazily: by the next request that touches the mock (`end_if_due`), or by
+  `end_expired`, which anything may call (no background job is needed). Ending grades every
+  attempt as a whole (so errors carried forward count), marks unanswered parts blank, and records
+  one `Review` of kind "mock" per problem through `trainer.practice.services.apply_review`.
+"""
+
+import random
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.db import IntegrityError, transaction
+from django.db.models import Count, F
+
+from problems import variants
+from problems.engine import EngineError
+from problems.engine.grading import PARSE_ERROR
+from problems.models import Attempt, PartAnswer, Problem, ScenarioVersion
+from trainer.mock.models import Mock, MockItem
+from trainer.mock.rubric import (
+    CAPSTONE_RUBRIC,
+    LEVEL_NAMES,
+    LEVELS,
+    MAX_POINTS,
+    RUBRIC_KEYS,
+    rubric_points,
+)
+from trainer.mock.selection import Candidate, pick_spread, weakness_weight
+from trainer.practice import services as practice
+from trainer.practice.models import Card, Review
+
+GRACE = timedelta(seconds=5)
+"""How long after the deadline an answer is still accepted: the time a request sent just before
+the deadline may take to arrive and be served."""
+STANDARD_PROBLEMS = 5
+CAPSTONE_PROBLEM = 25
+HISTORY_LIMIT = 20  # earlier mocks shown in a report's comparison and on the mock page
+
+
+class MockError(Exception):
+    """A request that cannot be carried out; the message is for the learner."""
+
+
+# Starting a mock.
+
+
+def _published_versions():
+    """Every published version of an active scenario, with its problem: what mocks draw from."""
+    return list(
+        ScenarioVersion.objects.filter(
+            scenario__is_active=True, scenario__current_version_id=F("id")
+        )
+        .select_related("scenario__problem")
+        .order_by("scenario__problem__number", "scenario_id")
+    )
+
+
+def _versions_by_problem():
+    by_problem = {}
+    for version in _published_versions():
+        by_problem.setdefault(version.scenario.problem, []).append(version)
+    return by_problem
+
+
+@dataclass
+class Slot:
+    problem: Problem
+    version: ScenarioVersion
+    label: str = ""
+
+
+def _standard_slots(user, now, rng):
+    by_problem = _versions_by_problem()
+    if not by_problem:
+        raise MockError("There are no problems to ask yet.")
+    if len(by_problem) > 1:
+        # The capstone is a whole interview on its own (its own format rehearses it); in a
+        # standard mock it would take half the time.
+        by_problem = {
+            problem: versions
+            for problem, versions in by_problem.items()
+            if problem.number != CAPSTONE_PROBLEM
+        }
+    scheduler = practice.scheduler_for(practice.get_profile(user))
+    recall = {}
+    for problem_id, state, last_reviewed_at in Card.objects.filter(user=user).values_list(
+        "problem_id", "state", "last_reviewed_at"
+    ):
+        if last_reviewed_at is not None:
+            recall[problem_id] = scheduler.predicted_recall(scheduler.state_from_dict(state), now)
+    problems = {problem.number: problem for problem in by_problem}
+    candidates = [
+        Candidate(problem.number, problem.page, weakness_weight(recall.get(problem.pk)))
+        for problem in by_problem
+    ]
+    chosen = pick_spread(candidates, STANDARD_PROBLEMS, rng)
+    return [Slot(problems[number], rng.choice(by_problem[problems[number]])) for number in chosen]
+
+
+def _drill_slots(page, rng):
+    by_problem = {
+        problem: versions
+        for problem, versions in _versions_by_problem().items()
+        if problem.page == page
+    }
+    if not by_problem:
+        raise MockError("Choose a page that has problems to drill.")
+    return [Slot(problem, rng.choice(versions)) for problem, versions in by_problem.items()]
+
+
+def _capstone_slots(rng):
+    versions = next(
+        (v for problem, v in _versions_by_problem().items() if problem.number == CAPSTONE_PROBLEM),
+        None,
+    )
+    if not versions:
+        raise MockError(f"Problem {CAPSTONE_PROBLEM} is not in the bank yet.")
+    problem = versions[0].scenario.problem
+    if len(versions) >= 2:
+        first, second = rng.sample(versions, 2)
+        return [
+            Slot(problem, first, f"Rehearsal 1: {first.scenario.title}"),
+            Slot(problem, second, f"Rehearsal 2: {second.scenario.title}"),
+        ]
+    # One scenario only: the same setting twice, with different numbers.
+    return [
+        Slot(problem, versions[0], f"Rehearsal 1: {versions[0].scenario.title}"),
+        Slot(problem, versions[0], f"Rehearsal 2: {versions[0].scenario.title}, new numbers"),
+    ]
+
+
+def _slots(user, format, page, now, rng):
+    if format == Mock.Format.STANDARD:
+        return _standard_slots(user, now, rng)
+    if format == Mock.Format.DRILL:
+        return _drill_slots(page, rng)
+    if format == Mock.Format.CAPSTONE:
+        return _capstone_slots(rng)
+    raise MockError("Choose a standard mock, a page drill or the capstone rehearsal.")
+
+
+def _distinct_seeds(count):
+    seeds = []
+    while len(seeds) < count:
+        seed = variants.new_seed()
+        if seed not in seeds:
+            seeds.append(seed)
+    return seeds
+
+
+def start(user, format, now, *, page=None, rng=None):
+    """Start a mock of `format` ("standard", "drill" with `page`, "capstone"), or return the
+    learner's running one. Returns (mock, created)."""
+    end_expired(now, user=user)
+    running = Mock.objects.filter(user=user, ended_at__isnull=True).first()
+    if running is not None:
+        return running, False
+    slots = _slots(user, format, page, now, rng or random.SystemRandom())
+    minutes = sum(slot.problem.expected_minutes for slot in slots)
+    seeds = _distinct_seeds(len(slots))
+    try:
+        with transaction.atomic():
+            mock = Mock.objects.create(
+                user=user,
+                format=format,
+                page=page if format == Mock.Format.DRILL else None,
+                started_at=now,
+                deadline=now + timedelta(minutes=minutes),
+            )
+            attempts = Attempt.objects.bulk_create(
+                [
+                    Attempt(
+                        user=user,
+                        version=slot.version,
+                        seed=seed,
+                        purpose=Attempt.Purpose.MOCK,
+                        started_at=now,
+                    )
+                    for slot, seed in zip(slots, seeds, strict=True)
+                ]
+            )
+            MockItem.objects.bulk_create(
+                [
+                    MockItem(
+                        mock=mock,
+                        position=position,
+                        attempt=attempt,
+                        problem=slot.problem,
+                        label=slot.label,
+                    )
+                    for position, (slot, attempt) in enumerate(
+                        zip(slots, attempts, strict=True), start=1
+                    )
+                ]
+            )
+    except IntegrityError:
+        # Another request started one between our check and our insert: resume that one.
+        running = Mock.objects.filter(user=user, ended_at__isnull=True).first()
+        if running is None:
+            raise
+        return running, False
+    return mock, True
+
+
+# Looking mocks up.
+
+
+def get_mock(user, mock_id):
+    """The learner's own mock, or None: another learner's mock does not exist for them."""
+    return Mock.objects.filter(pk=mock_id, user=user).first()
+
+
+def is_over(mock, now):
+    return mock.ended_at is not None or now > mock.deadline + GRACE
+
+
+def seconds_left(mock, now):
+    """Whole seconds until the deadline (0 once it has passed)."""
+    return max(0, int((mock.deadline - now).total_seconds()))
+
+
+# Ending a mock.
+
+
+def end_if_due(mock, now):
+    """Apply the end of a mock whose time is up; returns the mock as it now is."""
+    if mock.ended_at is None and now > mock.deadline + GRACE:
+        return end(mock.pk, now)
+    return mock
+
+
+def end_expired(now, user=None):
+    """End every mock (of `user`, or of everyone) whose deadline and grace have passed.
+    Idempotent; returns how many it ended."""
+    due = Mock.objects.filter(ended_at__isnull=True, deadline__lt=now - GRACE)
+    if user is not None:
+        due = due.filter(user=user)
+    ids = list(due.values_list("pk", flat=True))
+    for mock_id in ids:
+        end(mock_id, now)
+    return len(ids)
+
+
+def finish(user, mock_id, now):
+    """The learner ends their mock early; nothing can be answered afterwards."""
+    mock = get_mock(user, mock_id)
+    if mock is None:
+        raise MockError("This mock does not exist.")
+    return end(mock.pk, now, early=True)
+
+
+def end(mock_id, now, *, early=False):
+    """End a mock: grade it, record the reviews. Early, or once its time is up; otherwise a
+    no-op. Safe to call twice or from two requests at once."""
+    with transaction.atomic():
+        mock = Mock.objects.select_for_update().get(pk=mock_id)
+        if mock.ended_at is None and (early or now > mock.deadline + GRACE):
+            _end_locked(mock, now, early=early)
+        return mock
+
+
+def _end_locked(mock, now, *, early):
+    over_at = min(now, mock.deadline) if early else mock.deadline
+    _credit_time(mock, None, over_at)
+    items = list(
+        mock.items.select_related("attempt__version__scenario__problem", "problem")
+        .prefetch_related("attempt__answers")
+        .order_by("position")
+    )
+    incomplete = {item.pk: _grade_item(item, over_at) for item in items}
+    _feed_scheduler(mock.user_id, items, incomplete, now)
+    mock.ended_at = over_at
+    mock.finished_early = early and now < mock.deadline
+    mock.score = sum(item.attempt.score for item in items) / len(items) if items else 0.0
+    mock.save(
+        update_fields=["ended_at", "finished_early", "score", "current_item", "current_since"]
+    )
+
+
+def _grade_item(item, over_at):
+    """Grade an attempt on everything recorded for it; unanswered parts become blank. Returns
+    whether the attempt is incomplete (some part blank, or nothing could be graded)."""
+    attempt = item.attempt
+    recorded = {answer.part_key: answer for answer in attempt.answers.all()}
+    try:
+        _, parts, _ = practice.grade_typed(
+            attempt, {key: answer.text for key, answer in recorded.items()}
+        )
+    except EngineError:
+        # A version that no longer compiles cannot be graded; it scores nothing rather than
+        # blocking the end of the mock.
+        parts = []
+    to_update, to_create = [], []
+    for part in parts:
+        status = part.status if part.status != PARSE_ERROR else practice.BLANK
+        score = part.score if status != practice.BLANK else 0.0
+        row = recorded.get(part.key)
+        if row is None:
+            row = PartAnswer(attempt=attempt, part_key=part.key, text="", value=None)
+            to_create.append(row)
+        else:
+            to_update.append(row)
+        row.status = status
+        row.score = score
+        row.misconception = part.misconception or ""
+        row.message = part.message
+        row.carried_forward = part.ecf
+    fields = ["status", "score", "misconception", "message", "carried_forward"]
+    if to_update:
+        PartAnswer.objects.bulk_update(to_update, fields)
+    if to_create:
+        PartAnswer.objects.bulk_create(to_create)
+    scores = [row.score for row in to_update + to_create]
+    attempt.score = sum(scores) / len(scores) if scores else 0.0
+    attempt.submitted_at = over_at
+    attempt.save(update_fields=["score", "submitted_at"])
+    return not parts or any(row.status == practice.BLANK for row in to_update + to_create)
+
+
+def _feed_scheduler(user_id, items, incomplete, now):
+    """One review of kind "mock" per problem slot; a card is created for a problem the learner
+    has none for. A miss (quality below 3) counts as a lapse, as in practice."""
+    if not items:
+        return
+    user = items[0].attempt.user
+    practice.introduce(user, sorted({item.problem.number for item in items}), now)
+    cards = {
+        card.problem_id: card
+        for card in Card.objects.select_for_update()
+        .select_related("problem", "user")
+        .filter(user_id=user_id, problem_id__in=[item.problem_id for item in items])
+    }
+    for item in items:
+        card = cards.get(item.problem_id)
+        if card is None:  # the problem lost its published scenarios since the mock started
+            continue
+        elapsed = (
+            min(item.seconds_open, practice.MAX_ELAPSED_SECONDS)
+            if item.first_opened_at is not None
+            else None
+        )
+        practice.apply_review(
+            card,
+            item.attempt,
+            item.attempt.score,
+            incomplete=incomplete[item.pk],
+            elapsed=elapsed,
+            now=now,
+            kind=Review.Kind.MOCK,
+        )
+
+
+def _credit_time(mock, item, now):
+    """Credit the problem on screen with the time since it was opened, and make `item` (or
+    nothing) the one on screen from `now`. The caller holds the mock's row lock."""
+    if mock.current_item_id is not None and mock.current_since is not None:
+        seconds = (min(now, mock.deadline) - mock.current_since).total_seconds()
+        if seconds > 0:
+            MockItem.objects.filter(pk=mock.current_item_id).update(
+                seconds_open=F("seconds_open") + seconds
+            )
+    mock.current_item = item
+    mock.current_since = now if item is not None else None
+
+
+# Running a mock: opening problems, answering parts.
+
+
+def open_problem(mock, position, now):
+    """Put problem `position` on screen: note when it was first opened and start its clock.
+    Returns the item, or None when there is no such problem. The mock must be running."""
+    with transaction.atomic():
+        locked = Mock.objects.select_for_update().get(pk=mock.pk)
+        item = locked.items.filter(position=position).first()
+        if item is None or is_over(locked, now):
+            return item
+        if item.first_opened_at is None:
+            item.first_opened_at = now
+            item.save(update_fields=["first_opened_at"])
+        if locked.current_item_id != item.pk:
+            _credit_time(locked, item, now)
+            locked.save(update_fields=["current_item", "current_since"])
+        return item
+
+
+RECORDED = "recorded"
+ALREADY = "already"
+PARSE = "parse_error"
+EMPTY = "empty"
+CLOSED = "closed"
+MISSING = "missing"
+
+
+@dataclass
+class AnswerOutcome:
+    """What happened to one typed answer; never anything about its correctness."""
+
+    status: str
+    message: str = ""
+    mock: Mock | None = None
+    item: MockItem | None = None
+
+
+def record_answer(user, mock_id, position, part_key, text, now):
+    """Record the answer to one part, once, if the mock is still open (deadline + GRACE)."""
+    text = (text or "").strip()[:200]
+    with transaction.atomic():
+        mock = Mock.objects.select_for_update().filter(pk=mock_id, user=user).first()
+        if mock is None:
+            return AnswerOutcome(MISSING)
+        if is_over(mock, now):
+            if mock.ended_at is None:
+                _end_locked(mock, now, early=False)
+            return AnswerOutcome(CLOSED, mock=mock)
+        item = (
+            mock.items.select_related("attempt__version__scenario__problem")
+            .filter(position=position)
+            .first()
+        )
+        if item is None:
+            return AnswerOutcome(MISSING, mock=mock)
+        attempt = item.attempt
+        variant = variants.attempt_variant(attempt)
+        if part_key not in variant.keys:
+            return AnswerOutcome(MISSING, mock=mock, item=item)
+        recorded = dict(attempt.answers.values_list("part_key", "text"))
+        if part_key in recorded:
+            return AnswerOutcome(ALREADY, mock=mock, item=item)
+        if not text:
+            return AnswerOutcome(EMPTY, "Type an answer first.", mock=mock, item=item)
+        try:
+            result = variant.grade_all({**recorded, part_key: text})[part_key]
+        except EngineError:
+            result = None  # graded (as nothing) at the end, like the rest of the attempt
+        if result is not None and result.status == PARSE_ERROR:
+            return AnswerOutcome(PARSE, result.message, mock=mock, item=item)
+        try:
+            with transaction.atomic():
+                # Graded now only so the row is complete; the end regrades the whole attempt
+                # (errors carried forward need every part) before anyone sees a verdict.
+                PartAnswer.objects.create(
+                    attempt=attempt,
+                    part_key=part_key,
+                    text=text,
+                    value=result.value if result else None,
+                    status=result.status if result else practice.BLANK,
+                    score=result.score if result else 0.0,
+                    misconception=(result.misconception or "") if result else "",
+                    message=result.message if result else "",
+                    carried_forward=result.ecf if result else False,
+                )
+        except IntegrityError:
+            return AnswerOutcome(ALREADY, mock=mock, item=item)
+        item.first_answered_at = item.first_answered_at or now
+        item.last_answered_at = now
+        item.save(update_fields=["first_answered_at", "last_answered_at"])
+        if mock.current_item_id != item.pk:
+            _credit_time(mock, item, now)
+            mock.save(update_fields=["current_item", "current_since"])
+        return AnswerOutcome(RECORDED, mock=mock, item=item)
+
+
+# What the pages show.
+
+
+@dataclass
+class PartView:
+    """One answer box as the running mock shows it: no key, no verdict."""
+
+    key: str
+    number: int
+    prompt: str
+    unit: str
+    url: str
+    recorded: bool = False
+    typed: str = ""
+    error: str = ""
+    note: str = ""
+
+
+@dataclass
+class ItemView:
+    item: MockItem
+    parts_total: int
+    parts_recorded: int
+
+    @property
+    def done(self):
+        return self.parts_recorded == self.parts_total
+
+
+def running_context(mock, position, now, *, part_errors=None):
+    """What the page of a running mock shows for problem `position`: the problem's text and
+    prompts, which parts are recorded, and the clock. `part_errors` maps a part key to
+    (typed text, message) for an answer that was not recorded."""
+    part_errors = part_errors or {}
+    items = list(mock.items.select_related("attempt__version__scenario__problem", "problem"))
+    recorded = {}
+    for attempt_id, part_key in PartAnswer.objects.filter(
+        attempt__mock_item__mock=mock
+    ).values_list("attempt_id", "part_key"):
+        recorded.setdefault(attempt_id, set()).add(part_key)
+    views = []
+    current = None
+    for item in items:
+        variant = variants.attempt_variant(item.attempt)
+        done = recorded.get(item.attempt_id, set())
+        views.append(ItemView(item, len(variant.parts), len(done & set(variant.keys))))
+        if item.position == position:
+            current = (item, variant, done)
+    if current is None:
+        return None
+    item, variant, done = current
+    parts = []
+    for number, part in enumerate(variant.parts, start=1):
+        typed, error = part_errors.get(part.key, ("", ""))
+        parts.append(
+            PartView(
+                key=part.key,
+                number=number,
+                prompt=part.prompt,
+                unit=part.unit,
+                url=f"/mock/{mock.pk}/problems/{item.position}/parts/{part.key}/",
+                recorded=part.key in done,
+                typed=typed,
+                error=error,
+            )
+        )
+    return {
+        "mock": mock,
+        "items": views,
+        "item": item,
+        "problem": item.problem,
+        "text": variant.text,
+        "parts": parts,
+        "seconds_left": seconds_left(mock, now),
+        "grace_seconds": int(GRACE.total_seconds()),
+        "previous": views[item.position - 2].item if item.position > 1 else None,
+        "next": views[item.position].item if item.position < len(views) else None,
+    }
+
+
+def part_view(mock, item, part_key, *, recorded, typed="", error="", note=""):
+    """One answer box, for the partial an answer request returns."""
+    variant = variants.attempt_variant(item.attempt)
+    number, part = next(
+        (number, part) for number, part in enumerate(variant.parts, start=1) if part.key == part_key
+    )
+    return PartView(
+        key=part.key,
+        number=number,
+        prompt=part.prompt,
+        unit=part.unit,
+        url=f"/mock/{mock.pk}/problems/{item.position}/parts/{part.key}/",
+        recorded=recorded,
+        typed=typed,
+        error=error,
+        note=note,
+    )
+
+
+def get_item(mock, position):
+    return (
+        mock.items.select_related("attempt__version__scenario__problem", "problem")
+        .filter(position=position)
+        .first()
+    )
+
+
+@dataclass
+class FormatsView:
+    """What the mock page offers: the pages a drill can take and whether the capstone can run."""
+
+    standard_minutes: int
+    standard_problems: int
+    pages: list = field(default_factory=list)
+    capstone_minutes: int | None = None
+
+
+def formats_view():
+    from trainer.plan.curriculum import load_curriculum
+
+    curriculum = load_curriculum()
+    by_page = {}
+    capstone = None
+    for problem in _versions_by_problem():
+        by_page.setdefault(problem.page, []).append(problem)
+        if problem.number == CAPSTONE_PROBLEM:
+            capstone = problem
+    minutes = [
+        problem.expected_minutes
+        for problems in by_page.values()
+        for problem in problems
+        if problem is not capstone
+    ] or ([capstone.expected_minutes] if capstone else [])
+    count = min(STANDARD_PROBLEMS, len(minutes))
+    pages = []
+    for number in sorted(by_page):
+        try:
+            title = curriculum.page(number).title
+        except KeyError:
+            title = ""
+        problems = by_page[number]
+        pages.append(
+            {
+                "number": number,
+                "title": title,
+                "problems": len(problems),
+                "minutes": sum(problem.expected_minutes for problem in problems),
+            }
+        )
+    typical = round(sum(minutes) / len(minutes) * count) if minutes else 0
+    return FormatsView(
+        standard_minutes=typical,
+        standard_problems=count,
+        pages=pages,
+        capstone_minutes=2 * capstone.expected_minutes if capstone else None,
+    )
+
+
+def past_mocks(user, limit=HISTORY_LIMIT):
+    """The learner's ended mocks, newest first, with their number of problems."""
+    return list(
+        Mock.objects.filter(user=user, ended_at__isnull=False)
+        .annotate(problems=Count("items"))
+        .order_by("-ended_at", "-pk")[:limit]
+    )
+
+
+def running_mock(user):
+    return Mock.objects.filter(user=user, ended_at__isnull=True).first()
+
+
+def dashboard_mocks(user, now, limit=5):
+    """For the dashboard: the running mock (if any) and the latest ended ones, in two queries
+    when nothing has expired."""
+    end_expired(now, user=user)
+    latest = list(
+        Mock.objects.filter(user=user)
+        .annotate(problems=Count("items"))
+        .order_by("-started_at", "-pk")[: limit + 1]
+    )
+    running = next((mock for mock in latest if mock.ended_at is None), None)
+    ended = [mock for mock in latest if mock.ended_at is not None][:limit]
+    return {"running": running, "recent": ended}
+
+
+def history_chart(mocks, *, highlight=None):
+    """Scores of earlier mocks over time, oldest first, as an SVG bar chart."""
+    from trainer import charts
+
+    ordered = sorted(mocks, key=lambda mock: (mock.ended_at, mock.pk))
+    return charts.bar_chart(
+        [
+            (
+                f"{mock.ended_at:%d %b %H:%M} {mock.get_format_display()}"
+                + (" (this one)" if highlight is not None and mock.pk == highlight.pk else ""),
+                round(100 * (mock.score or 0)),
+                f"{mock.ended_at:%d %b}" if index % 4 == 0 else "",
+            )
+            for index, mock in enumerate(ordered)
+        ],
+        title="Score of each mock, oldest first",
+        unit="%",
+    )
+
+
+# The report.
+
+
+@dataclass
+class ItemReport:
+    item: MockItem
+    score: float
+    parts: list
+    misconceptions: list
+    review: Review | None
+    seconds_open: float
+    opened_after: float | None
+    first_answer_after: float | None
+    expected_seconds: float
+    rubric_points: int = 0
+
+
+def report(mock):
+    """Everything the report shows, once the mock has ended (the caller checks)."""
+    items = list(
+        mock.items.select_related(
+            "attempt__version__scenario__problem", "attempt__review", "problem"
+        )
+        .prefetch_related("attempt__answers")
+        .order_by("position")
+    )
+    reports = []
+    for item in items:
+        attempt = item.attempt
+        outcomes = practice.stored_outcomes(attempt)
+        reports.append(
+            ItemReport(
+                item=item,
+                score=attempt.score or 0.0,
+                parts=outcomes,
+                misconceptions=[part for part in outcomes if part.misconception],
+                review=getattr(attempt, "review", None),
+                seconds_open=item.seconds_open,
+                opened_after=_after(mock, item.first_opened_at),
+                first_answer_after=_after(mock, item.first_answered_at),
+                expected_seconds=item.problem.expected_minutes * 60,
+                rubric_points=rubric_points(item.rubric or {}),
+            )
+        )
+    earlier = past_mocks(mock.user_id, HISTORY_LIMIT)
+    previous = [
+        other
+        for other in earlier
+        if other.format == mock.format and other.pk != mock.pk and other.ended_at <= mock.ended_at
+    ]
+    return {
+        "mock": mock,
+        "items": reports,
+        "score": mock.score or 0.0,
+        "used_seconds": (mock.ended_at - mock.started_at).total_seconds(),
+        "history": earlier,
+        "history_chart": history_chart(earlier, highlight=mock) if len(earlier) > 1 else "",
+        "previous_same_format": previous[0] if previous else None,
+        "rubric_rows": [
+            {
+                "entry": entry,
+                "cells": [
+                    {"position": item.position, "level": (item.rubric or {}).get(entry.key)}
+                    for item in items
+                ],
+            }
+            for entry in CAPSTONE_RUBRIC
+        ],
+        "rubric_max": MAX_POINTS,
+        "rubric_levels": LEVELS,
+        "assessed": any(item.rubric for item in items),
+    }
+
+
+def _after(mock, moment):
+    return None if moment is None else (moment - mock.started_at).total_seconds()
+
+
+def solution_context(mock, position):
+    """The worked solution of one problem of an ended mock, in the shape of
+    `templates/practice/_result.html`."""
+    item = get_item(mock, position)
+    if item is None:
+        return None
+    attempt = item.attempt
+    variant = variants.attempt_variant(attempt)
+    scenario = variant.scenario
+    problem = item.problem
+    return {
+        "mock": mock,
+        "item": item,
+        "attempt": attempt,
+        "problem": problem,
+        "text": variant.text,
+        "score": attempt.score or 0.0,
+        "results": practice.stored_outcomes(attempt),
+        "steps": variant.steps,
+        "tradeoffs": scenario.tradeoffs if scenario.tradeoffs is not None else problem.tradeoffs,
+        "model_answer": (
+            scenario.model_answer if scenario.model_answer is not None else problem.model_answer
+        ),
+        "self_check": problem.self_check,
+        "review": None,
+        "notice": attempt.regrade_notice,
+    }
+
+
+def save_rubric(mock, marks):
+    """Store the capstone self-assessment: `marks` is {position: {rubric key: level}}."""
+    if mock.format != Mock.Format.CAPSTONE:
+        raise MockError("Only the capstone rehearsal has a rubric.")
+    if mock.ended_at is None:
+        raise MockError("Assess yourself once the rehearsal is over.")
+    levels = set(LEVEL_NAMES)
+    with transaction.atomic():
+        for item in mock.items.select_for_update():
+            given = marks.get(item.position, {})
+            item.rubric = {
+                key: level for key, level in given.items() if key in RUBRIC_KEYS and level in levels
+            }
+            item.save(update_fields=["rubric"])
+
+
+def rubric_from_post(post):
+    """{position: {rubric key: level}} from form fields named rubric-<position>-<key>."""
+    marks = {}
+    for name, value in post.items():
+        prefix, _, rest = name.partition("-")
+        position, _, key = rest.partition("-")
+        if prefix != "rubric" or not position.isdigit():
+            continue
+        try:
+            level = int(value)
+        except ValueError:
+            continue
+        marks.setdefault(int(position), {})[key] = level
+    return marks
