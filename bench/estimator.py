@@ -214,7 +214,7 @@ CASES = [
         dict(
             batch_size=integers(1, 256),
             context_tokens=integers(100, 8000),
-            price_per_hour=uniform(H200.price_per_hour_low, H200.price_per_hour_high),
+            price_per_second=uniform(H200.price_per_second_low, H200.price_per_second_high),
         ),
     ),
     (

@@ -4,7 +4,12 @@ Capacity planning chains a few stated assumptions: daily users × requests per u
 86,400 s gives the average request rate; a peak-to-average factor (2-4 for consumer chat, which
 follows the waking day) gives the peak; tokens per request turn requests into token throughput;
 the throughput one GPU (or replica) sustains at the latency target turns that into GPUs, divided
-by a target utilisation to keep headroom; GPU-hours × price give the cost.
+by a target utilisation to keep headroom; GPU-seconds × price give the cost.
+
+Money is in base units like everything else: prices in USD/s per GPU (a scenario parameter written
+``{value: 3, unit: $/h}`` reaches a formula as 3 / 3600 USD/s, and ``gpu.price_per_second_default``
+is the catalogue's price in the same unit), results in USD/token, USD/s or USD/request. A part
+shows them in $/Mtok, $/day or $/1k req; the engine converts.
 
 Cost levers compound multiplicatively: cutting cost by 40 % and then by 50 % cuts it by
 1 − 0.6 × 0.5 = 70 %, not 90 %.
@@ -19,29 +24,29 @@ import numpy as np
 from . import _validate as check
 
 SECONDS_PER_DAY = 86_400
-SECONDS_PER_HOUR = 3_600
 
 
-def cost_per_million_tokens(price_per_hour, tokens_per_second, gpus=1):
-    """Dollars per million tokens for GPUs rented by the hour at a sustained throughput.
+def cost_per_million_tokens(price_per_second, tokens_per_second, gpus=1):
+    """Cost of a token for rented GPUs at a sustained throughput (shown per million tokens).
 
     Parameters
     ----------
-    price_per_hour : number or array
-        Price of one GPU-hour [USD/h].
+    price_per_second : number or array
+        Rental price of one GPU [USD/s] (a ``$/h`` parameter arrives in USD/s).
     tokens_per_second : number or array
         Tokens the GPUs produce together [tokens/s].
     gpus : int or array, default 1
-        GPUs producing that throughput.
+        GPUs producing that throughput, all paid for.
 
     Returns
     -------
-    Cost [USD per 1e6 tokens] = price × GPUs / 3600 / tokens per second × 1e6.
+    Cost [USD/token] = price × GPUs / tokens per second; a part in ``$/Mtok`` shows it per
+    million tokens ($3/h on one GPU at 1,000 tokens/s: $0.833/Mtok).
     """
-    check.positive("price_per_hour", price_per_hour, check.MAX_PRICE)
+    check.positive("price_per_second", price_per_second, check.MAX_PRICE)
     check.positive("tokens_per_second", tokens_per_second, check.MAX_RATE)
     check.positive_integer("gpus", gpus, check.MAX_DEVICES)
-    return price_per_hour * gpus / SECONDS_PER_HOUR / tokens_per_second * 1e6
+    return price_per_second * gpus / tokens_per_second
 
 
 def peak_requests_per_second(daily_users, requests_per_user_per_day, peak_to_average):
@@ -89,23 +94,24 @@ def replicas_needed(load, replica_throughput, target_utilization=1.0):
     return np.ceil(load / (replica_throughput * target_utilization))
 
 
-def cost_per_day(gpus, price_per_hour):
-    """Dollars per day of running GPUs around the clock.
+def cost_per_day(gpus, price_per_second):
+    """Spending rate of GPUs rented around the clock (shown per day by a part in $/day).
 
     Parameters
     ----------
     gpus : number or array
         GPUs running [GPUs].
-    price_per_hour : number or array
-        Price of one GPU-hour [USD/h].
+    price_per_second : number or array
+        Rental price of one GPU [USD/s] (a ``$/h`` parameter arrives in USD/s).
 
     Returns
     -------
-    Cost [USD/day] = GPUs × price × 24.
+    Cost rate [USD/s] = GPUs × price; a part in ``$/day`` shows it × 86,400 (10 GPUs at $3/h:
+    $720/day). For the dollars of one day as an amount, multiply by 86,400 s.
     """
     check.positive("gpus", gpus, check.MAX_DEVICES)
-    check.positive("price_per_hour", price_per_hour, check.MAX_PRICE)
-    return gpus * price_per_hour * 24
+    check.positive("price_per_second", price_per_second, check.MAX_PRICE)
+    return gpus * price_per_second
 
 
 def combined_cost_reduction(reduction_1, reduction_2, reduction_3=0.0, reduction_4=0.0):

@@ -1,7 +1,9 @@
 """Catalogues of real GPUs, models and number formats, each entry with a source note.
 
-Numeric fields are in SI base units, decimal: bytes, B/s, FLOP/s, W, USD per hour (GB = 1e9 B,
-TB/s = 1e12 B/s, TFLOPS = 1e12 FLOP/s). FLOP/s figures are dense tensor-core peaks: NVIDIA's
+Numeric fields are in SI base units, decimal: bytes, B/s, FLOP/s, W, USD/s (GB = 1e9 B,
+TB/s = 1e12 B/s, TFLOPS = 1e12 FLOP/s). The one exception says so in its name: a GPU's
+``price_per_hour_*`` fields are the rental prices as quoted, in USD/h; ``price_per_second_*`` are
+the same prices in base units, for formulas. FLOP/s figures are dense tensor-core peaks: NVIDIA's
 headline numbers for Hopper, Ada, Blackwell and Orin are quoted "with sparsity" (2:4 structured
 sparsity), which doubles them; every figure here is the dense one.
 
@@ -18,6 +20,7 @@ from dataclasses import dataclass, field, fields
 from . import _validate as check
 from . import architecture
 
+SECONDS_PER_HOUR = 3600
 _KEY = re.compile(r"^[a-z0-9][a-z0-9.-]*$")
 _PEAK_FIELDS = ("", "bf16_flops", "fp16_flops", "fp8_flops", "fp4_flops", "int8_ops")
 
@@ -42,7 +45,10 @@ class GPU:
 
     ``price_per_hour_default`` and its range are parameters for cost problems, not facts: rental
     prices differ by provider, commitment and month. Formulas should take the price as a parameter
-    (drawn from the range, or the default) and say so.
+    (drawn from the range, or the default) and say so. They are quoted in USD/h, as providers
+    quote them; ``price_per_second_default``, ``_low`` and ``_high`` hold the same prices in USD/s,
+    the base unit every formula and money function computes in, so a formula never divides by
+    3,600 itself.
     """
 
     key: str
@@ -63,6 +69,9 @@ class GPU:
     price_per_hour_high: float  # [USD/h]
     source: str
     interconnect_bandwidth_per_direction: float = field(init=False)  # [B/s]
+    price_per_second_default: float = field(init=False)  # [USD/s]
+    price_per_second_low: float = field(init=False)  # [USD/s]
+    price_per_second_high: float = field(init=False)  # [USD/s]
 
     __repr__ = _short_repr
 
@@ -96,6 +105,9 @@ class GPU:
         object.__setattr__(
             self, "interconnect_bandwidth_per_direction", self.interconnect_bandwidth / 2
         )
+        for level in ("default", "low", "high"):
+            hourly = getattr(self, f"price_per_hour_{level}")
+            object.__setattr__(self, f"price_per_second_{level}", hourly / SECONDS_PER_HOUR)
 
 
 @dataclass(frozen=True, slots=True, repr=False)

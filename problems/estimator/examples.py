@@ -268,7 +268,7 @@ EXAMPLE_CALLS = {
         kv_format=BF16,
         batch_size=64,
         context_tokens=2000,
-        price_per_hour=3.0,
+        price_per_second=3.0 / 3600,
         tensor_parallel=1,
         compute_format=BF16,
     ),
@@ -340,14 +340,14 @@ EXAMPLE_CALLS = {
     "littles_law_concurrency": dict(arrival_rate=20.0, time_in_system=5.0),
     "littles_law_arrival_rate": dict(concurrency=100.0, time_in_system=5.0),
     "littles_law_time_in_system": dict(concurrency=100.0, arrival_rate=20.0),
-    "cost_per_request": dict(price_per_hour=3.0, gpus=8, requests_per_second=10.0),
+    "cost_per_request": dict(price_per_second=3.0 / 3600, gpus=8, requests_per_second=10.0),
     "api_cost_per_request": dict(
         input_tokens=3000,
         output_tokens=500,
-        price_per_million_input=3.0,
-        price_per_million_output=15.0,
+        price_per_input_token=3e-6,
+        price_per_output_token=15e-6,
         cached_input_tokens=2000,
-        price_per_million_cached_input=0.3,
+        price_per_cached_input_token=0.3e-6,
     ),
     "goodput": dict(requests_per_second=100.0, slo_attainment=0.9),
     "slo_attainment_lognormal": dict(median_latency=1.0, sigma=0.5, slo=2.0),
@@ -389,12 +389,12 @@ EXAMPLE_CALLS = {
     "expected_distinct_experts": dict(experts=8, experts_per_token=2, tokens=2),
     "model_distinct_experts": dict(model=MIXTRAL, tokens=2),
     # cost and capacity
-    "cost_per_million_tokens": dict(price_per_hour=3.0, tokens_per_second=1000.0, gpus=1),
+    "cost_per_million_tokens": dict(price_per_second=3.0 / 3600, tokens_per_second=1000.0, gpus=1),
     "peak_requests_per_second": dict(
         daily_users=1_000_000, requests_per_user_per_day=10, peak_to_average=3.0
     ),
     "replicas_needed": dict(load=173_611.0, replica_throughput=2000.0, target_utilization=0.7),
-    "cost_per_day": dict(gpus=125, price_per_hour=3.0),
+    "cost_per_day": dict(gpus=125, price_per_second=3.0 / 3600),
     "combined_cost_reduction": dict(
         reduction_1=0.4, reduction_2=0.5, reduction_3=0.1, reduction_4=0.2
     ),

@@ -2,8 +2,8 @@
 
 The right GPU for a workload is the one with the lowest cost per token that meets the latency
 target and holds the model: memory capacity decides whether it fits, memory bandwidth sets the
-speed of small-batch decode, FLOP/s the speed of prefill and large-batch decode, and the price
-per hour (a parameter, see :class:`catalogue.GPU`) turns speed into dollars.
+speed of small-batch decode, FLOP/s the speed of prefill and large-batch decode, and the rental
+price (a parameter in USD/s per GPU, see :class:`catalogue.GPU`) turns speed into dollars.
 
 References
 ----------
@@ -27,11 +27,11 @@ def decode_cost_per_million_tokens(
     kv_format,
     batch_size,
     context_tokens,
-    price_per_hour,
+    price_per_second,
     tensor_parallel=1,
     compute_format=BF16,
 ):
-    """Dollars per million generated tokens for a replica decoding at a given batch.
+    """Cost of a generated token for a replica decoding at a given batch (shown per million).
 
     Parameters
     ----------
@@ -42,18 +42,19 @@ def decode_cost_per_million_tokens(
         Sequences decoding together [sequences].
     context_tokens : number or array
         Tokens cached per sequence [tokens].
-    price_per_hour : number or array
-        Price of one GPU-hour [USD/h] (a parameter; see ``gpu.price_per_hour_default``).
+    price_per_second : number or array
+        Rental price of one GPU [USD/s] (a ``$/h`` parameter arrives in USD/s; the catalogue's
+        is ``gpu.price_per_second_default``).
     tensor_parallel : int or array, default 1
         GPUs in the replica, all paid for.
     compute_format : NumberFormat, default bf16
 
     Returns
     -------
-    Cost [USD per 1e6 tokens] = price × GPUs / 3600 / (tokens/s) × 1e6, at the roofline
-    throughput (a lower bound on cost).
+    Cost [USD/token] = price × GPUs / (tokens/s), at the roofline throughput (a lower bound on
+    cost); a part in ``$/Mtok`` shows it per million tokens.
     """
-    check.positive("price_per_hour", price_per_hour, check.MAX_PRICE)
+    check.positive("price_per_second", price_per_second, check.MAX_PRICE)
     throughput = decode_tokens_per_second(
         model,
         gpu,
@@ -64,7 +65,7 @@ def decode_cost_per_million_tokens(
         tensor_parallel,
         compute_format,
     )
-    return cost_per_million_tokens(price_per_hour, throughput, tensor_parallel)
+    return cost_per_million_tokens(price_per_second, throughput, tensor_parallel)
 
 
 def decode_compute_to_memory_ratio(

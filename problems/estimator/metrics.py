@@ -18,7 +18,6 @@ import numpy as np
 
 from . import _special
 from . import _validate as check
-from .capacity import SECONDS_PER_HOUR
 
 
 def littles_law_concurrency(arrival_rate, time_in_system):
@@ -78,13 +77,13 @@ def littles_law_time_in_system(concurrency, arrival_rate):
     return concurrency / arrival_rate
 
 
-def cost_per_request(price_per_hour, gpus, requests_per_second):
-    """Dollars per request for GPUs rented by the hour serving a steady request rate.
+def cost_per_request(price_per_second, gpus, requests_per_second):
+    """Cost of one request for rented GPUs serving a steady request rate.
 
     Parameters
     ----------
-    price_per_hour : number or array
-        Price of one GPU-hour [USD/h].
+    price_per_second : number or array
+        Rental price of one GPU [USD/s] (a ``$/h`` parameter arrives in USD/s).
     gpus : number or array
         GPUs serving the traffic [GPUs].
     requests_per_second : number or array
@@ -92,23 +91,24 @@ def cost_per_request(price_per_hour, gpus, requests_per_second):
 
     Returns
     -------
-    Cost [USD/request] = price × GPUs / 3600 / requests per second.
+    Cost [USD/request] = price × GPUs / requests per second (4 GPUs at $4.50/h serving 7.5
+    requests/s: $0.667 per 1,000 requests, shown by a part in ``$/1k req``).
     """
-    check.positive("price_per_hour", price_per_hour, check.MAX_PRICE)
+    check.positive("price_per_second", price_per_second, check.MAX_PRICE)
     check.positive("gpus", gpus, check.MAX_DEVICES)
     check.positive("requests_per_second", requests_per_second, check.MAX_RATE)
-    return price_per_hour * gpus / SECONDS_PER_HOUR / requests_per_second
+    return price_per_second * gpus / requests_per_second
 
 
 def api_cost_per_request(
     input_tokens,
     output_tokens,
-    price_per_million_input,
-    price_per_million_output,
+    price_per_input_token,
+    price_per_output_token,
     cached_input_tokens=0.0,
-    price_per_million_cached_input=0.0,
+    price_per_cached_input_token=0.0,
 ):
-    """Dollars per request under per-token pricing, cached prompt tokens billed at their rate.
+    """Cost of one request under per-token pricing, cached prompt tokens billed at their rate.
 
     Parameters
     ----------
@@ -116,36 +116,35 @@ def api_cost_per_request(
         Prompt tokens, cached ones included [tokens].
     output_tokens : number or array
         Generated tokens [tokens].
-    price_per_million_input, price_per_million_output : number or array
-        Prices [USD per 1e6 tokens].
+    price_per_input_token, price_per_output_token : number or array
+        Prices [USD/token] (a ``$/Mtok`` parameter arrives in USD/token: $3/Mtok is 3e-6).
     cached_input_tokens : number or array, default 0
         Prompt tokens served from the prefix cache, at most the prompt [tokens]; use hit rate ×
         cacheable prefix for an average.
-    price_per_million_cached_input : number or array, default 0
-        Price of a cached prompt token [USD per 1e6 tokens].
+    price_per_cached_input_token : number or array, default 0
+        Price of a cached prompt token [USD/token].
 
     Returns
     -------
-    Cost [USD/request] = ((input − cached) × input price + cached × cached price + output ×
-    output price) / 1e6.
+    Cost [USD/request] = (input − cached) × input price + cached × cached price + output ×
+    output price.
     """
     check.non_negative("input_tokens", input_tokens, check.MAX_TOKENS)
     check.non_negative("output_tokens", output_tokens, check.MAX_TOKENS)
-    check.non_negative("price_per_million_input", price_per_million_input, check.MAX_PRICE)
-    check.non_negative("price_per_million_output", price_per_million_output, check.MAX_PRICE)
+    check.non_negative("price_per_input_token", price_per_input_token, check.MAX_PRICE)
+    check.non_negative("price_per_output_token", price_per_output_token, check.MAX_PRICE)
     check.non_negative("cached_input_tokens", cached_input_tokens, check.MAX_TOKENS)
     check.non_negative(
-        "price_per_million_cached_input", price_per_million_cached_input, check.MAX_PRICE
+        "price_per_cached_input_token", price_per_cached_input_token, check.MAX_PRICE
     )
     if check.any_true(cached_input_tokens > input_tokens):
         check.refuse("cached_input_tokens", "must not exceed input_tokens", cached_input_tokens)
     fresh = input_tokens - cached_input_tokens
-    dollars = (
-        fresh * price_per_million_input
-        + cached_input_tokens * price_per_million_cached_input
-        + output_tokens * price_per_million_output
+    return (
+        fresh * price_per_input_token
+        + cached_input_tokens * price_per_cached_input_token
+        + output_tokens * price_per_output_token
     )
-    return dollars / 1e6
 
 
 def goodput(requests_per_second, slo_attainment):

@@ -136,6 +136,16 @@ def test_every_gpu_price_default_lies_in_its_range():
         assert "not" in gpu.source or "amortised" in gpu.source
 
 
+def test_prices_per_second_are_the_hourly_prices_in_base_units():
+    h100 = GPUS["h100-sxm"]
+    assert (h100.price_per_hour_default, h100.price_per_second_default) == (3.0, 3.0 / 3600)
+    for gpu in GPUS.values():
+        for level in ("default", "low", "high"):
+            hourly = getattr(gpu, f"price_per_hour_{level}")
+            assert getattr(gpu, f"price_per_second_{level}") * 3600 == pytest.approx(hourly)
+            assert f"price_per_second_{level}" in FORMULA_FIELDS[GPU]
+
+
 def test_catalogue_has_the_required_entries():
     assert {"h100-sxm", "h100-pcie", "h200", "b200", "l40s", "a100-80gb", "mi300x"} < set(GPUS)
     assert "jetson-agx-orin-64gb" in GPUS
@@ -181,8 +191,7 @@ def test_entries_are_frozen():
 
 
 def test_a_new_gpu_with_a_bad_field_is_refused_by_name():
-    good = dataclasses.asdict(GPUS["l40s"])
-    good.pop("interconnect_bandwidth_per_direction")
+    good = {f.name: getattr(GPUS["l40s"], f.name) for f in dataclasses.fields(GPU) if f.init}
     GPU(**dict(good, key="my-gpu"))
     with pytest.raises(ValueError, match="hbm_bandwidth"):
         GPU(**dict(good, key="my-gpu", hbm_bandwidth=-1))

@@ -417,10 +417,12 @@ def test_quantisation_decode_speedup_at_batch_1():
 def test_decode_cost_and_bound():
     compute = 64 * (2 * L8_MATMUL + L8_PAIR_FLOPS * 2001) / 989e12
     moved = (L8_MATMUL * 2 + 64 * L8_KV_PER_TOKEN * 2000) / 3.35e12
-    step = max(compute, moved)  # memory-bound: 8.0 ms against 1.2 ms
-    dollars = 3.0 / 3600 / (64 / step) * 1e6
-    result = gpu_choice.decode_cost_per_million_tokens(L8, H100, BF16, BF16, 64, 2000, 3.0)
-    assert result == pytest.approx(dollars)
+    step = max(compute, moved)  # memory-bound: 9.5 ms (15.0 GB weights + 16.8 GB KV) against 1.2 ms
+    per_token = 3.0 / 3600 / (64 / step)  # $3/h in USD/s over the batch's tokens per second
+    result = gpu_choice.decode_cost_per_million_tokens(L8, H100, BF16, BF16, 64, 2000, 3.0 / 3600)
+    assert result == pytest.approx(per_token)
+    # $/Mtok: 31.8 GB / 3.35 TB/s = 9.49 ms per step of 64 tokens at $3/h.
+    assert result * 1e6 == pytest.approx(3 / 3600 * 9.49e-3 / 64 * 1e6, rel=2e-3)
     ratio = gpu_choice.decode_compute_to_memory_ratio(L8, H100, BF16, BF16, 64, 2000, 1)
     assert ratio == pytest.approx(compute / moved)
     # Dense BF16: the crossover batch is the ridge point (2 bytes and 2 FLOP per weight).
@@ -464,9 +466,11 @@ def test_littles_law_cost_and_goodput():
     assert metrics.littles_law_concurrency(20, 5) == 100
     assert metrics.littles_law_arrival_rate(100, 5) == 20
     assert metrics.littles_law_time_in_system(100, 20) == 5
-    assert metrics.cost_per_request(3.0, 8, 10) == pytest.approx(3 * 8 / 3600 / 10)
-    api = (1000 * 3 + 2000 * 0.3 + 500 * 15) / 1e6
-    assert metrics.api_cost_per_request(3000, 500, 3, 15, 2000, 0.3) == pytest.approx(api)
+    # 8 GPUs at $3/h are $0.00667/s; at 10 requests/s that is $0.000667 per request.
+    assert metrics.cost_per_request(3.0 / 3600, 8, 10) == pytest.approx(6.667e-4, rel=1e-4)
+    # $3, $0.30 and $15 per million tokens are 3e-6, 0.3e-6 and 15e-6 USD/token.
+    api = (1000 * 3 + 2000 * 0.3 + 500 * 15) / 1e6  # 0.0111 USD
+    assert metrics.api_cost_per_request(3000, 500, 3e-6, 15e-6, 2000, 0.3e-6) == pytest.approx(api)
     assert metrics.goodput(100, 0.9) == 90
     # Φ(ln 2 / 0.5) = Φ(1.386) = 0.9172
     assert metrics.slo_attainment_lognormal(1, 0.5, 2) == pytest.approx(
@@ -576,8 +580,10 @@ def test_capstone_one_million_daily_users():
     tokens = peak * 500  # 173,611 tokens/s
     gpus = math.ceil(tokens / (2000 * 0.7))  # 125
     assert capacity.replicas_needed(tokens, 2000, 0.7) == gpus == 125
-    assert capacity.cost_per_day(gpus, 3.0) == 125 * 3 * 24 == 9000
-    assert capacity.cost_per_million_tokens(3.0, 1000) == pytest.approx(3 / 3600 / 1000 * 1e6)
+    # 125 GPUs at $3/h spend $9,000 a day: a rate of 9000 / 86,400 USD/s.
+    assert capacity.cost_per_day(gpus, 3.0 / 3600) * 86_400 == pytest.approx(9000)
+    # $3/h at 1,000 tokens/s: $0.833 per million tokens, 8.33e-7 USD/token.
+    assert capacity.cost_per_million_tokens(3.0 / 3600, 1000) * 1e6 == pytest.approx(0.8333, 1e-4)
 
 
 def test_cost_levers_compound():

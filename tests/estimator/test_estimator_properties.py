@@ -121,10 +121,11 @@ def test_transfer_time_and_bandwidth_round_trip(model, fmt, prompt, bandwidth):
     assert seconds * bandwidth == pytest.approx(moved)
 
 
-@given(st.floats(0.01, 100), st.floats(1, 1e7), st.integers(1, 64))
-def test_cost_per_million_tokens_round_trip(price, rate, gpus_used):
-    dollars = capacity.cost_per_million_tokens(price, rate, gpus_used)
-    assert dollars * rate * 3600 / 1e6 == pytest.approx(price * gpus_used)
+@given(st.floats(1e-5, 0.03), st.floats(1, 1e7), st.integers(1, 64))
+def test_cost_per_token_times_throughput_is_the_spending_rate(price, rate, gpus_used):
+    per_token = capacity.cost_per_million_tokens(price, rate, gpus_used)
+    assert per_token * rate == pytest.approx(capacity.cost_per_day(gpus_used, price))
+    assert per_token * rate == pytest.approx(price * gpus_used)
 
 
 @given(st.floats(0.01, 1e4), st.floats(0.001, 1e3))
