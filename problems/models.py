@@ -158,3 +158,178 @@ class PartAnswer(models.Model):
 
     def __str__(self):
         return f"{self.part_key}: {self.status}"
+
+
+# Authoring: validation runs, the authoring log, regrades and statistics.
+
+
+class ValidationRun(models.Model):
+    """A check of one version's content over many seeds, run by a Celery task.
+
+    `content_hash` is the content that was checked: a draft edited after its run needs a new run
+    before it can be published.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        PASSED = "passed"
+        FAILED = "failed"
+        ERROR = "error"
+
+    FINISHED = (Status.PASSED, Status.FAILED, Status.ERROR)
+
+    version = models.ForeignKey(
+        ScenarioVersion, on_delete=models.CASCADE, related_name="validation_runs"
+    )
+    content_hash = models.CharField(max_length=64)
+    seeds = models.PositiveIntegerField()
+    status = models.CharField(max_length=10, choices=Status, default=Status.QUEUED)
+    done = models.PositiveIntegerField(default=0)
+    total = models.PositiveIntegerField(default=0)
+    # check_scenario's report ({"ok", "errors": [{"seed", "part", "message"}], "warnings", ...})
+    # or {"message": ...} when the run itself failed.
+    report = models.JSONField(default=dict, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField()
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["version", "status"])]
+
+    def __str__(self):
+        return f"validation {self.pk} of {self.version_id}: {self.status}"
+
+    @property
+    def finished(self):
+        return self.status in self.FINISHED
+
+    @property
+    def percent(self):
+        return round(100 * self.done / self.total) if self.total else 0
+
+
+class AuthoringLog(models.Model):
+    """Who did what in the authoring area, and when."""
+
+    class Action(models.TextChoices):
+        CREATE_PROBLEM = "create_problem", "created the problem"
+        EDIT_PROBLEM = "edit_problem", "edited the problem"
+        CREATE_SCENARIO = "create_scenario", "created a scenario"
+        START_DRAFT = "start_draft", "started a draft"
+        SAVE_DRAFT = "save_draft", "saved a draft"
+        DISCARD_DRAFT = "discard_draft", "discarded a draft"
+        VALIDATE = "validate", "requested a validation"
+        PUBLISH = "publish", "published"
+        REGRADE = "regrade", "regraded attempts"
+        IMPORT = "import", "imported YAML"
+        EXPORT = "export", "exported YAML"
+        STATISTICS = "statistics", "recomputed statistics"
+
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    action = models.CharField(max_length=20, choices=Action)
+    problem = models.ForeignKey(
+        Problem, null=True, blank=True, on_delete=models.SET_NULL, related_name="authoring_log"
+    )
+    scenario = models.ForeignKey(
+        Scenario, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    version = models.ForeignKey(
+        ScenarioVersion, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    detail = models.JSONField(default=dict, blank=True)
+    at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        indexes = [models.Index(fields=["problem", "at"])]
+
+    def __str__(self):
+        return f"{self.at:%Y-%m-%d %H:%M} {self.actor_id} {self.action}"
+
+
+class Regrade(models.Model):
+    """Attempts drawn from `corrected` re-graded with the parts of `key_version` (a published
+    correction of a wrong key), and what that changed."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued"
+        RUNNING = "running"
+        DONE = "done"
+        ERROR = "error"
+
+    corrected = models.ForeignKey(ScenarioVersion, on_delete=models.PROTECT, related_name="+")
+    key_version = models.ForeignKey(
+        ScenarioVersion, on_delete=models.PROTECT, related_name="regrades"
+    )
+    status = models.CharField(max_length=10, choices=Status, default=Status.QUEUED)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    attempts_checked = models.PositiveIntegerField(default=0)
+    attempts_changed = models.PositiveIntegerField(default=0)
+    parts_changed = models.PositiveIntegerField(default=0)
+    # Open attempts (not yet submitted) that will be graded with the corrected key.
+    attempts_pending = models.PositiveIntegerField(default=0)
+    # One entry per changed attempt: {"attempt", "user", "score": [before, after],
+    # "parts": [{"key", "status": [before, after], "score": [before, after]}]}.
+    changes = models.JSONField(default=list, blank=True)
+    message = models.TextField(blank=True)
+    created_at = models.DateTimeField()
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self):
+        return f"regrade {self.pk}: {self.corrected_id} -> {self.key_version_id}"
+
+
+class PartStatistic(models.Model):
+    """A summary row written by the statistics task; the statistics pages read only these.
+
+    The row's scope: the whole problem (scenario None), one scenario, one part (`part_key`; ""
+    means the attempt as a whole) and optionally one parameter value (`param_name` and the value
+    as shown, `param_value`; "" for every value).
+    """
+
+    problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="statistics")
+    scenario = models.ForeignKey(
+        Scenario, null=True, blank=True, on_delete=models.CASCADE, related_name="statistics"
+    )
+    part_key = models.CharField(max_length=60, blank=True)
+    param_name = models.CharField(max_length=60, blank=True)
+    param_value = models.CharField(max_length=120, blank=True)
+    # Orders a parameter's values (their position in the space) for display.
+    param_order = models.FloatField(default=0)
+    attempts = models.PositiveIntegerField(default=0)
+    correct = models.PositiveIntegerField(default=0)
+    learners = models.PositiveIntegerField(default=0)
+    # The first submitted attempt of each learner at the problem, and how many were correct.
+    first_tries = models.PositiveIntegerField(default=0)
+    first_try_correct = models.PositiveIntegerField(default=0)
+    # Median time from showing the question to submitting it [s], practice attempts only.
+    median_seconds = models.FloatField(null=True, blank=True)
+    misconceptions = models.JSONField(default=dict, blank=True)
+    computed_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["problem__number", "scenario_id", "part_key", "param_name", "param_order"]
+        indexes = [models.Index(fields=["problem", "scenario", "part_key", "param_name"])]
+
+    def __str__(self):
+        return f"stats {self.problem_id}/{self.scenario_id}/{self.part_key}/{self.param_name}"
+
+    @property
+    def correct_rate(self):
+        return self.correct / self.attempts if self.attempts else None
+
+    @property
+    def first_try_rate(self):
+        return self.first_try_correct / self.first_tries if self.first_tries else None

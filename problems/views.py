@@ -1,8 +1,667 @@
+"""The authoring area (/author/): browse, edit, preview, validate, publish, import/export,
+statistics and regrades. Every view needs the `problems.author_problems` permission (anonymous
+users are sent to log in, learners get 403); the rules are in `problems.authoring`,
+`problems.regrade` and `problems.stats`."""
+
+import functools
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required, permission_required
-from django.shortcuts import render
+from django.db.models import Count, OuterRef, Q, Subquery
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from problems import authoring, regrade, stats
+from problems.engine import EngineError, draw_variant
+from problems.forms import (
+    ImportForm,
+    ProblemForm,
+    PublishForm,
+    ScenarioForm,
+    SeedForm,
+    ValidateForm,
+)
+from problems.models import (
+    AuthoringLog,
+    Problem,
+    Regrade,
+    Scenario,
+    ScenarioVersion,
+    ValidationRun,
+)
+from problems.variants import compiled_scenario, new_seed
+
+AUTHOR = "problems.author_problems"
+STATISTICS = "problems.view_statistics"
+PREVIEW_VARIANTS = 3
+LOG_LINES = 50
+
+Status = ScenarioVersion.Status
+
+
+def _render(request, template, context, partial=None, status=200):
+    """The whole page, or only the swapped region for htmx."""
+    if partial and request.htmx:
+        template += "#" + partial
+    return render(request, template, context, status=status)
+
+
+def _problem(number):
+    return get_object_or_404(Problem, number=number)
+
+
+def _version(version_id):
+    return get_object_or_404(
+        ScenarioVersion.objects.select_related("scenario__problem", "created_by"), pk=version_id
+    )
+
+
+# Browsing.
 
 
 @login_required
-@permission_required("problems.author_problems", raise_exception=True)
+@permission_required(AUTHOR, raise_exception=True)
+@require_GET
 def index(request):
-    return render(request, "author/index.html")
+    last_log = AuthoringLog.objects.filter(problem=OuterRef("pk")).order_by("-at", "-id")
+    last_version = ScenarioVersion.objects.filter(scenario__problem=OuterRef("pk")).order_by(
+        "-created_at", "-id"
+    )
+    problems = Problem.objects.annotate(
+        scenario_count=Count("scenarios", distinct=True),
+        version_count=Count("scenarios__versions", distinct=True),
+        draft_count=Count(
+            "scenarios__versions",
+            filter=Q(scenarios__versions__status=Status.DRAFT),
+            distinct=True,
+        ),
+        last_log_at=Subquery(last_log.values("at")[:1]),
+        last_log_by=Subquery(last_log.values("actor__username")[:1]),
+        last_log_action=Subquery(last_log.values("action")[:1]),
+        last_version_at=Subquery(last_version.values("created_at")[:1]),
+        last_version_by=Subquery(last_version.values("created_by__username")[:1]),
+    ).order_by("number")
+    labels = dict(AuthoringLog.Action.choices)
+    problems = list(problems)
+    for problem in problems:
+        problem.last_log_label = labels.get(problem.last_log_action, "")
+    return render(request, "author/index.html", {"problems": problems})
+
+
+@login_required
+@permission_required(AUTHOR, raise_exception=True)
+@require_GET
+def problem_detail(request, number):
+    problem = _problem(number)
+    scenarios = list(
+        Scenario.objects.filter(problem=problem)
+        .select_related("current_version")
+        .prefetch_related("versions__created_by")
+        .order_by("id")
+    )
+    latest_runs = {}
+    for run in ValidationRun.objects.filter(version__scenario__problem=problem).order_by(
+        "created_at", "id"
+    ):
+        latest_runs[run.version_id] = run
+    for scenario in scenarios:
+        scenario.version_rows = [
+            {
+                "version": version,
+                "run": latest_runs.get(version.pk),
+                "mine": version.status == Status.DRAFT and version.created_by_id == request.user.pk,
+            }
+            for version in scenario.versions.all()
+        ]
+        scenario.own_draft = next(
+            (row["version"] for row in scenario.version_rows if row["mine"]), None
+        )
+    log = (
+        AuthoringLog.objects.filter(problem=problem)
+        .select_related("actor", "scenario", "version")
+        .order_by("-at", "-id")[:LOG_LINES]
+    )
+    return render(
+        request,
+        "author/problem.html",
+        {"problem": problem, "scenarios": scenarios, "log": log},
+    )
+
+
+# Problems.
+
+
+@login_required
+@permission_required(AUTHOR, raise_exception=True)
+@require_http_methods(["GET", "POST"])
+def problem_new(request):
+    now = timezone.now()
+    taken = Problem.objects.order_by("-number").values_list("number", flat=True).first() or 0
+    initial = {"number": max(taken + 1, authoring.FIRST_AUTHORED_NUMBER), "expected_minutes": 5}
+    form = ProblemForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            problem = authoring.create_problem(request.user, form.cleaned_data, now)
+        except authoring.AuthoringError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, f"Problem {problem.number} created. Now add a scenario.")
+            return redirect(f"/author/problems/{problem.number}/scenarios/new/")
+    return render(request, "author/problem_form.html", {"form": form, "problem": None})
+
+
+@login_required
+@permission_required(AUTHOR, raise_exception=True)
+@require_http_methods(["GET", "POST"])
+def problem_edit(request, number):
+    now = timezone.now()
+    problem = _problem(number)
+    initial = {name: getattr(problem, name) for name in ("number", *authoring.PROBLEM_VALUES)}
+    form = ProblemForm(request.POST or None, initial=initial, editing=True)
+    if request.method == "POST" and form.is_valid():
+        try:
+            authoring.update_problem(request.user, problem, form.cleaned_data, now)
+        except authoring.AuthoringError as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, f"Problem {problem.number} saved.")
+            return redirect(f"/author/problems/{problem.number}/")
+    return render(request, "author/problem_form.html", {"form": form, "problem": problem})
+
+
+# Scenarios: the editor.
+
+
+def _editor_context(form, problem, scenario=None, version=None, check=None):
+    return {
+        "form": form,
+        "problem": problem,
+        "scenario": scenario,
+        "version": version,
+        "check": check,
+        "reference_html": _reference_html(),
+    }
+
+
+@functools.cache
+def _reference_html():
+    return render_to_string("author/_reference.html", {"reference": authoring.reference()})
+
+
+def _check_form(form, problem_number, seeds):
+    data = form.data
+    return authoring.check_definition(
+        data.get("key", ""),
+        data.get("title", ""),
+        data.get("body", ""),
+        problem_number=problem_number,
+        seeds=seeds,
+    )
+
+
+@login_required
+@permission_required(AUTHOR, raise_exception=True)
+@require_http_methods(["GET", "POST"])
+def scenario_new(request, number):
+    now = timezone.now()
+    problem = _problem(number)
+    form = ScenarioForm(request.POST or None, initial={"body": NEW_SCENARIO_BODY})
+    check = None
+    if request.method == "POST":
+        check = _check_form(form, problem.number, authoring.LIVE_CHECK_SEEDS)
+        if request.POST.get("action") == "save" and form.is_valid() and not check.errors:
+            try:
+                version = authoring.create_scenario(
+                    request.user, problem, check.definition, form.cleaned_data["note"], now
+                )
+            except authoring.AuthoringError as error:
+                form.add_error("key", str(error))
+            else:
+                messages.success(
+                    request, f"Draft v{version.number} saved. Preview it, then validate."
+                )
+                return redirect(f"/author/versions/{version.pk}/")
+    return render(request, "author/scenario_form.html", _editor_context(form, problem, check=check))
+
+
+@login_required
+@permission_required(AUTHOR, raise_exception=True)
+@require_POST
+def scenario_draft(request, scenario_id):
+    now = timezone.now()
+    scenario = get_object_or_404(Scenario.objects.select_related("problem"), pk=scenario_id)
+    try:
+        draft = authoring.start_draft(request.user, scenario, now)
+    except authoring.AuthoringError as error:
+        messages.error(request, str(error))
+        return redirect(f"/author/problems/{scenario.problem.number}/")
+    return redirect(f"/author/versions/{draft.pk}/edit/")
+
+
+@login_required
+@permission_required(AUTHOR, raise_exception=True)
+@require_http_methods(["GET", "POST"])
+def version_edit(request, version_id):
+    now = timezone.now()
+    version = _version(version_id)
+    scenario, problem = version.scenario, version.scenario.problem
+    if version.status != Status.DRAFT or version.created_by_id != request.user.pk:
+        messages.error(
+            request,
+            f"v{version.number} is not your draft; published versions never change. Start a "
+            "draft of your own to revise it.",
+        )
+        return redirect(f"/author/versions/{version.pk}/")
+    initial = {
+        "key": scenario.key,
+        "title": version.definition.get("title", scenario.title),
+        "note": version.note,
+        "body": authoring.editor_yaml(version.definition),
+    }
+    data = None
+    if request.method == "POST":
+        data = request.POST.copy()
+        data["key"] = scenario.key  # a scenario keeps its key in every version
+    form = ScenarioForm(data, initial=initial, key_fixed=True)
+    check = None
+    if request.method == "POST":
+        check = _check_form(form, problem.number, authoring.LIVE_CHECK_SEEDS)
+        if request.POST.get("action") == "save" and form.is_valid() and not check.errors:
+            try:
+                authoring.save_draft(
+                    request.user, version, check.definition, form.cleaned_data["note"], now
+                )
+            except authoring.AuthoringError as error:
+                form.add_error(None, str(error))
+            else:
+                messages.success(request, f"Draft v{version.number} saved.")
+                return redirect(f"/author/versions/{version.pk}/")
+    return render(
+        request,
+        "author/scenario_form.html",
+        _editor_context(form, problem, scenario, version, check),
+    )
+
+
+@login_required
+@permission_required(AUTHOR, raise_exception=True)
+@require_POST
+def check(request):
+    """Validation as you type: the engine's errors for the editor's current text."""
+    number = request.POST.get("problem")
+    problem_number = int(number) if number and number.isdigit() else None
+    result = authoring.check_definition(
+        request.POST.get("key", ""),
+        request.POST.get("title", ""),
+        request.POST.get("body", ""),
+        problem_number=problem_number,
+        seeds=authoring.LIVE_CHECK_SEEDS,
+    )
+    return _render(request, "author/check.html", {"check": result}, partial="result")
+
+
+@login_required
+@permission_required(AUTHOR, raise_exception=True)
+@require_GET
+def reference(request):
+    return render(request, "author/reference.html", {"reference_html": _reference_html()})
+
+
+# Versions: the page, preview, validation, publishing.
+
+
+def _publish_candidates(version):
+    """Earlier published or retired versions, each with why it cannot be regraded (or None)."""
+    earlier = version.scenario.versions.exclude(status=Status.DRAFT).exclude(pk=version.pk)
+    return [(old, regrade.refusal(old, version)) for old in earlier.order_by("-number")]
+
+
+@login_required
+@permission_required(AUTHOR, raise_exception=True)
+@require_GET
+def version_detail(request, version_id):
+    version = _version(version_id)
+    runs = list(version.validation_runs.select_related("requested_by")[:10])
+    passing = authoring.passing_run(version)
+    return render(
+        request,
+        "author/version.html",
+        {
+            "version": version,
+            "scenario": version.scenario,
+            "problem": version.scenario.problem,
+            "yaml": authoring.dump_yaml(authoring.scenario_document(version)),
+            "runs": runs,
+            "passing": passing,
+            "validate_form": ValidateForm(),
+            "candidates": _publish_candidates(version) if version.status == Status.DRAFT else [],
+            "regrades": version.regrades.select_related("corrected"),
+            "mine": version.status == Status.DRAFT and version.created_by_id == request.user.pk,
+            "min_seeds": authoring.MIN_PUBLISH_SEEDS,
+        },
+    )
+
+
+@login_required
+@permission_required(AUTHOR, raise_exception=True)
+@require_POST
+def version_discard(request, version_id):
+    now = timezone.now()
+    version = _version(version_id)
+    number = version.scenario.problem.number
+    try:
+        authoring.discard_draft(request.user, version, now)
+    except authoring.AuthoringError as error:
+        messages.error(request, str(error))
+        return redirect(f"/author/versions/{version.pk}/")
+    messages.success(request, f"Draft v{version.number} discarded.")
+    return redirect(f"/author/problems/{number}/")
+
+
+def _preview_variant(scenario, seed):
+    try:
+        variant = draw_variant(scenario, seed)
+        parts = []
+        for index, part in enumerate(scenario.parts, start=1):
+            parts.append(
+                {
+                    "index": index,
+                    "key": part.key,
+                    "prompt": variant.prompts[part.key],
+                    "unit": part.unit.text,
+                    "key_text": variant.key_text(part.key),
+                    "accepted": variant.accepted(part.key),
+                    "misconceptions": _misconception_rows(variant, part),
+                }
+            )
+        return {
+            "seed": seed,
+            "text": variant.text,
+            "parts": parts,
+            "steps": variant.steps,
+            "attempts": variant.attempts,
+        }
+    except EngineError as error:
+        return {"seed": seed, "error": error.message}
+
+
+def _misconception_rows(variant, part):
+    unit = part.unit.text
+    rows = []
+    for entry in variant.misconceptions(part.key):
+        if "error" in entry:
+            rows.append({"tag": entry["tag"], "error": entry["error"]})
+            continue
+        values = [
+            {"text": f"{value:.4g} {unit}".strip(), "suppressed": suppressed}
+            for value, suppressed in zip(entry["values"], entry["suppressed"], strict=True)
+        ]
+        rows.append({"tag": entry["tag"], "values": values})
+    return rows
+
+
+@login_required
+@permission_required(AUTHOR, raise_exception=True)
+@require_GET
+def preview(request, version_id):
+    version = _version(version_id)
+    problem = version.scenario.problem
+    form = SeedForm(request.GET or None)
+    pinned = form.cleaned_data.get("seed") if form.is_valid() else None
+    seeds = [pinned] if pinned is not None else [new_seed() for _ in range(PREVIEW_VARIANTS)]
+    try:
+        scenario = compiled_scenario(version)
+    except EngineError as error:
+        scenario, variants, compile_error = None, [], error.message
+    else:
+        variants = [_preview_variant(scenario, seed) for seed in seeds]
+        compile_error = None
+    tradeoffs = version.definition.get("tradeoffs", problem.tradeoffs)
+    return render(
+        request,
+        "author/preview.html",
+        {
+            "version": version,
+            "problem": problem,
+            "variants": variants,
+            "form": form,
+            "pinned": pinned,
+            "compile_error": compile_error,
+            "tradeoffs": [tradeoffs] if isinstance(tradeoffs, str) else tradeoffs,
+            "model_answer": version.definition.get("model_answer", problem.model_answer),
+        },
+    )
+
+
+@login_required
+@permission_required(AUTHOR, raise_exception=True)
+@require_POST
+def validate(request, version_id):
+    now = timezone.now()
+    version = _version(version_id)
+    form = ValidateForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, " ".join(form.errors.get("seeds", ["Give a number of seeds."])))
+        return redirect(f"/author/versions/{version.pk}/")
+    try:
+        run = authoring.request_validation(request.user, version, form.cleaned_data["seeds"], now)
+    except authoring.AuthoringError as error:
+        messages.error(request, str(error))
+        return redirect(f"/author/versions/{version.pk}/")
+    return redirect(f"/author/validations/{run.pk}/")
+
+
+@login_required
+@permission_required(AUTHOR, raise_exception=True)
+@require_GET
+def validation_detail(request, run_id):
+    run = get_object_or_404(
+        ValidationRun.objects.select_related("version__scenario__problem", "requested_by"),
+        pk=run_id,
+    )
+    version = run.version
+    context = {
+        "run": run,
+        "version": version,
+        "problem": version.scenario.problem,
+        "current": run.content_hash == version.content_hash,
+        "can_publish": (
+            version.status == Status.DRAFT
+            and run.status == ValidationRun.Status.PASSED
+            and run.content_hash == version.content_hash
+            and run.seeds >= authoring.MIN_PUBLISH_SEEDS
+        ),
+    }
+    return _render(request, "author/validation.html", context, partial="progress")
+
+
+@login_required
+@permission_required(AUTHOR, raise_exception=True)
+@require_POST
+def publish(request, version_id):
+    now = timezone.now()
+    version = _version(version_id)
+    form = PublishForm(request.POST, candidates=[old for old, _ in _publish_candidates(version)])
+    if not form.is_valid():
+        messages.error(request, "Choose versions of this scenario to regrade.")
+        return redirect(f"/author/versions/{version.pk}/")
+    try:
+        result = authoring.publish(request.user, version, now, form.cleaned_data["corrects"])
+    except authoring.AuthoringError as error:
+        messages.error(request, str(error))
+        return redirect(f"/author/versions/{version.pk}/")
+    text = f"v{result.version.number} is published; learners draw from it now."
+    if result.retired:
+        text += " Retired: " + ", ".join(f"v{old.number}" for old in result.retired) + "."
+    if result.regrades:
+        text += " Regrading the attempts of " + ", ".join(
+            f"v{r.corrected.number}" for r in result.regrades
+        )
+        text += "."
+    messages.success(request, text)
+    return redirect(f"/author/versions/{version.pk}/")
+
+
+@login_required
+@permission_required(AUTHOR, raise_exception=True)
+@require_GET
+def regrade_detail(request, regrade_id):
+    item = get_object_or_404(
+        Regrade.objects.select_related(
+            "corrected__scenario__problem", "key_version", "requested_by"
+        ),
+        pk=regrade_id,
+    )
+    users = dict(
+        get_user_model()
+        .objects.filter(pk__in={change["user"] for change in item.changes})
+        .values_list("pk", "username")
+    )
+    changes = [{**change, "username": users.get(change["user"], "?")} for change in item.changes]
+    return render(
+        request,
+        "author/regrade.html",
+        {"regrade": item, "problem": item.corrected.scenario.problem, "changes": changes},
+    )
+
+
+# Import and export.
+
+
+def _yaml_response(text, filename):
+    response = HttpResponse(text, content_type="application/yaml; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@login_required
+@permission_required(AUTHOR, raise_exception=True)
+@require_GET
+def problem_export(request, number):
+    now = timezone.now()
+    problem = _problem(number)
+    try:
+        text = authoring.export_problem(request.user, problem, now)
+    except authoring.AuthoringError as error:
+        messages.error(request, str(error))
+        return redirect(f"/author/problems/{problem.number}/")
+    return _yaml_response(text, f"{problem.number:02d}-problem.yaml")
+
+
+@login_required
+@permission_required(AUTHOR, raise_exception=True)
+@require_GET
+def scenario_export(request, scenario_id):
+    now = timezone.now()
+    scenario = get_object_or_404(
+        Scenario.objects.select_related("problem", "current_version"), pk=scenario_id
+    )
+    try:
+        text = authoring.export_scenario(request.user, scenario, now)
+    except authoring.AuthoringError as error:
+        messages.error(request, str(error))
+        return redirect(f"/author/problems/{scenario.problem.number}/")
+    return _yaml_response(text, f"{scenario.problem.number:02d}-{scenario.key}.yaml")
+
+
+@login_required
+@permission_required(AUTHOR, raise_exception=True)
+@require_http_methods(["GET", "POST"])
+def import_view(request):
+    now = timezone.now()
+    form = ImportForm(request.POST or None, request.FILES or None)
+    reasons = []
+    if request.method == "POST" and form.is_valid():
+        number = form.cleaned_data.get("problem")
+        into = Problem.objects.filter(number=number).first() if number else None
+        if number and into is None:
+            form.add_error("problem", f"There is no problem {number}.")
+        else:
+            try:
+                report = authoring.import_yaml(
+                    request.user, form.cleaned_data["document"], now, into_problem=into
+                )
+            except authoring.ImportRejected as error:
+                reasons = error.reasons
+            else:
+                messages.success(request, f"Imported: {report.summary()}.")
+                return redirect(f"/author/problems/{report.problem.number}/")
+    return render(
+        request,
+        "author/import.html",
+        {"form": form, "reasons": reasons, "seeds": authoring.IMPORT_SEEDS},
+        status=400 if reasons else 200,
+    )
+
+
+# Statistics.
+
+
+@login_required
+@permission_required(AUTHOR, raise_exception=True)
+@permission_required(STATISTICS, raise_exception=True)
+@require_GET
+def stats_index(request):
+    rows = stats.overview()
+    return render(
+        request,
+        "author/stats_index.html",
+        {"rows": rows, "computed_at": max((row.computed_at for row in rows), default=None)},
+    )
+
+
+@login_required
+@permission_required(AUTHOR, raise_exception=True)
+@permission_required(STATISTICS, raise_exception=True)
+@require_POST
+def stats_refresh(request):
+    from problems.tasks import problem_statistics
+
+    now = timezone.now()
+    problem_statistics.delay_on_commit(request.user.pk)
+    messages.success(
+        request,
+        f"Statistics recomputation requested at {now:%H:%M:%S} UTC; the figures below are "
+        "replaced when it finishes.",
+    )
+    back = request.POST.get("next", "")
+    if not (back.startswith("/author/") and "//" not in back):
+        back = "/author/stats/"
+    return redirect(back)
+
+
+@login_required
+@permission_required(AUTHOR, raise_exception=True)
+@permission_required(STATISTICS, raise_exception=True)
+@require_GET
+def problem_stats(request, number):
+    problem = _problem(number)
+    result = stats.problem_statistics(problem)
+    return render(
+        request,
+        "author/stats.html",
+        {"problem": problem, "stats": result, "min_attempts": stats.MIN_ATTEMPTS},
+    )
+
+
+NEW_SCENARIO_BODY = """\
+params:
+  model: {model: [llama-3-8b, llama-3-70b]}
+  kv_format: {format: [bf16, fp8]}
+  context: {values: [4096, 8192, 16384]}
+  users: {int: [10, 100], step: 10}
+text: |
+  You serve {model} to {users} users, each holding {context} tokens, with the KV cache in
+  {kv_format}.
+parts:
+  - key: kv_total
+    prompt: How much KV cache do they hold together?
+    unit: GB
+    answer: kv_bytes_per_token(model, kv_format) * context * users
+steps:
+  - "All users: {kv_bytes_per_token(model, kv_format):KiB} × {context} × {users} = {kv_total}"
+"""

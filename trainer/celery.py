@@ -46,6 +46,10 @@ app.conf.update(
             "task": "trainer.accounts.tasks.clear_expired_sessions",
             "schedule": crontab(hour=3, minute=17),
         },
+        "problem-statistics": {
+            "task": "problems.tasks.problem_statistics",
+            "schedule": crontab(hour=2, minute=41),
+        },
     },
 )
 app.autodiscover_tasks()

@@ -1,0 +1,52 @@
+"""Background work of the authoring area. Thin: each task takes an id and calls a service.
+
+Each is idempotent, so late acknowledgement is safe (a task whose worker died runs again): a
+finished validation or regrade is left alone, an interrupted one starts again (validation) or
+continues after its committed batches (regrade), and statistics are replaced whole.
+"""
+
+from celery import shared_task
+from django.utils import timezone
+
+from problems import authoring, regrade, stats
+
+VALIDATION_TIME_LIMIT = 10 * 60
+LONG_TIME_LIMIT = 14 * 60  # under the app's default, which the visibility timeout exceeds
+
+
+@shared_task(
+    name="problems.tasks.validate_version",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    time_limit=VALIDATION_TIME_LIMIT,
+    soft_time_limit=VALIDATION_TIME_LIMIT - 30,
+)
+def validate_version(run_id):
+    run = authoring.run_validation(run_id)
+    return run.status if run is not None else None
+
+
+@shared_task(
+    name="problems.tasks.regrade_attempts",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    time_limit=LONG_TIME_LIMIT,
+    soft_time_limit=LONG_TIME_LIMIT - 30,
+)
+def regrade_attempts(regrade_id):
+    done = regrade.run_regrade(regrade_id)
+    return None if done is None else {"status": done.status, "changed": done.attempts_changed}
+
+
+@shared_task(
+    name="problems.tasks.problem_statistics",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    time_limit=LONG_TIME_LIMIT,
+    soft_time_limit=LONG_TIME_LIMIT - 30,
+)
+def problem_statistics(actor_id=None):
+    from django.contrib.auth import get_user_model
+
+    actor = get_user_model().objects.filter(pk=actor_id).first() if actor_id else None
+    return stats.compute_statistics(timezone.now(), actor=actor)
