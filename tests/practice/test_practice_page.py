@@ -2,7 +2,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from problems.variants import variant_of
-from tests.practice.helpers import open_attempt_of
+from tests.practice.helpers import open_attempt_of, right_answers
 
 
 def test_it_needs_login(client, db):
@@ -74,3 +74,19 @@ def test_it_runs_the_same_number_of_queries_with_1_and_1000_reviews(practising, 
     with_one = count()
     add_history(carded, 999)
     assert count() == with_one
+
+
+def test_it_waits_while_a_mock_interview_runs(practising, carded):
+    from django.utils import timezone
+
+    from trainer.mock import services as mock_services
+
+    attempt = open_attempt_of(practising)
+    mock, _ = mock_services.start(carded, "drill", timezone.now(), page=2)
+    html = practising.get("/practice/").content.decode()
+    assert "A mock interview is running" in html
+    assert f'href="/mock/{mock.pk}/"' in html
+    response = practising.post(f"/practice/attempts/{attempt.pk}/answer/", right_answers(attempt))
+    assert "A mock interview is running" in response.content.decode()
+    attempt.refresh_from_db()
+    assert attempt.submitted_at is None

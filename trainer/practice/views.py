@@ -8,6 +8,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from problems.variants import attempt_variant
 from trainer.accounts import ratelimit
+from trainer.mock.services import is_over, running_mock
 from trainer.practice import dashboard as dashboard_numbers
 from trainer.practice import services
 from trainer.practice.forms import ProfileForm
@@ -40,10 +41,21 @@ def _question_context(request, profile, now):
     return context
 
 
+def _mock_in_progress(request, now):
+    """While a mock interview runs, practice (with its worked solutions) waits: otherwise the
+    same problem's solution would be one tab away."""
+    mock = running_mock(request.user)
+    if mock is None or is_over(mock, now):
+        return None
+    return _render_card(request, {"state": "mock", "mock": mock}, "card")
+
+
 @login_required
 @require_GET
 def practice(request):
     now = timezone.now()
+    if blocked := _mock_in_progress(request, now):
+        return blocked
     profile = services.get_profile(request.user)
     context = _question_context(request, profile, now)
     return _render_card(request, context, "card")
@@ -69,6 +81,8 @@ def answer(request, attempt_id):
     attempt = services.get_own_attempt(request.user, attempt_id)
     if attempt is None or attempt.purpose != attempt.Purpose.PRACTICE:
         raise Http404("no such practice question")
+    if blocked := _mock_in_progress(request, now):
+        return blocked
     if not ratelimit.allow("answer", request.user.pk, settings.ANSWER_RATE_LIMIT, 60):
         template = "practice/too_fast.html" + ("#card" if request.htmx else "")
         return render(request, template, status=429)
