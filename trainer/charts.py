@@ -110,11 +110,13 @@ def line_chart(
     marker=None,
     guides=(),
     decade_ticks=False,
+    legend="right",
 ):
     """Lines through points: `series` is a list of (name, colour, [(x, y), ...]); `marker` an
     optional (x, y, label) point drawn on top; `guides` a list of (label, [(x, y), ...]) drawn as
     dashed grey reference lines (a ridge point, a break-even level); `decade_ticks` labels every
-    power of ten on a logarithmic axis instead of only its ends."""
+    power of ten on a logarithmic axis instead of only its ends; `legend` puts the series names
+    at the top "right" or "left", whichever the lines leave free."""
     points = [point for _, _, line in series for point in line]
     points.extend(point for _, line in guides for point in line)
     if marker:
@@ -162,7 +164,10 @@ def line_chart(
     ]
     x_ticks = [(x_low, "start"), (x_high, "end")]
     if decade_ticks and log_x:
-        x_ticks = [(power, "middle") for power in _decades(x_low, x_high)]
+        x_ticks = [
+            (power, "start" if power <= x_low else "end" if power >= x_high else "middle")
+            for power in _decades(x_low, x_high)
+        ]
     for value, anchor in x_ticks:
         shown = 10**value if log_x else value
         x, _ = place(shown, 10**y_low if log_y else y_low)
@@ -196,12 +201,13 @@ def line_chart(
             format_html(
                 '<polyline points="{}" fill="none" stroke="{}" stroke-width="2"><title>{}</title>'
                 "</polyline>"
-                '<text x="{}" y="{}" font-size="10" text-anchor="end" fill="{}">{}</text>',
+                '<text x="{}" y="{}" font-size="10" text-anchor="{}" fill="{}">{}</text>',
                 path,
                 colour,
                 name,
-                right - 4,
+                right - 4 if legend == "right" else left + 8,
                 top + 12 + 12 * index,
+                "end" if legend == "right" else "start",
                 colour,
                 name,
             )
