@@ -71,6 +71,7 @@ def kv_transfer_break_even_bandwidth(
     prompt_tokens,
     tensor_parallel=1,
     compute_format=BF16,
+    other_format=None,
 ):
     """Link bandwidth at which moving a prompt's KV cache takes as long as prefilling it.
 
@@ -85,6 +86,9 @@ def kv_transfer_break_even_bandwidth(
     tensor_parallel : int or array, default 1
         GPUs prefilling together.
     compute_format : NumberFormat, default bf16
+    other_format : NumberFormat, optional
+        Format of the weights outside the routed experts (gpt-oss: bf16 around MXFP4 experts);
+        default: ``weight_format``.
 
     Returns
     -------
@@ -101,5 +105,6 @@ def kv_transfer_break_even_bandwidth(
         1,
         tensor_parallel,
         compute_format,
+        other_format=other_format,
     )
     return moved / compute

@@ -41,6 +41,7 @@ EXAMPLE_CALLS = {
         tensor_parallel=2,
         compute_format=BF16,
         allreduce_latency=5e-6,
+        other_format=BF16,
     ),
     "decode_compute_time": dict(
         model=L8,
@@ -58,9 +59,10 @@ EXAMPLE_CALLS = {
         batch_size=16,
         context_tokens=2000,
         tensor_parallel=2,
+        other_format=BF16,
     ),
-    "decode_step_time": dict(_DECODE, allreduce_latency=5e-6),
-    "decode_tokens_per_second": dict(_DECODE, allreduce_latency=5e-6),
+    "decode_step_time": dict(_DECODE, allreduce_latency=5e-6, other_format=BF16),
+    "decode_tokens_per_second": dict(_DECODE, allreduce_latency=5e-6, other_format=BF16),
     "end_to_end_latency": dict(first_token_time=0.4, time_per_output_token=0.02, output_tokens=500),
     # streaming
     "sse_framing_bytes": dict(event_name_bytes=5, id_bytes=3),
@@ -70,7 +72,9 @@ EXAMPLE_CALLS = {
     "sse_overhead_fraction": dict(
         token_bytes=4.0, tokens_per_event=1, envelope_bytes=120, event_name_bytes=5, id_bytes=3
     ),
-    "wasted_tokens_after_disconnect": dict(undetected_time=30.0, time_per_output_token=0.025),
+    "wasted_tokens_after_disconnect": dict(
+        undetected_time=30.0, time_per_output_token=0.025, remaining_tokens=2000
+    ),
     "wasted_gpu_seconds_after_disconnect": dict(undetected_time=30.0, batch_size=64, gpus=8),
     # memory
     "weight_bytes": dict(model=L70, weight_format=BF16),
@@ -118,6 +122,9 @@ EXAMPLE_CALLS = {
         batch_size=2,
         element_format=BF16,
     ),
+    "fused_attention_hbm_bytes": dict(
+        sequence_length=4096, head_dim=64, heads=2, batch_size=2, element_format=BF16
+    ),
     "naive_attention_time": dict(
         sequence_length=4096, head_dim=64, gpu=H100, heads=2, batch_size=2, element_format=BF16
     ),
@@ -129,6 +136,9 @@ EXAMPLE_CALLS = {
         heads=2,
         batch_size=2,
         element_format=BF16,
+    ),
+    "fused_attention_time": dict(
+        sequence_length=4096, head_dim=64, gpu=H100, heads=2, batch_size=2, element_format=BF16
     ),
     # batching
     "expected_max_uniform": dict(low=10, high=1000, count=8),
@@ -155,6 +165,9 @@ EXAMPLE_CALLS = {
         chunk_tokens=8192,
         cached_tokens=16384,
         compute_format=BF16,
+        tensor_parallel=2,
+        efficiency=0.5,
+        other_format=BF16,
     ),
     "chunked_prefill_max_stall": dict(
         model=L8,
@@ -164,6 +177,9 @@ EXAMPLE_CALLS = {
         prompt_tokens=100_000,
         chunk_tokens=8192,
         compute_format=BF16,
+        tensor_parallel=2,
+        efficiency=0.5,
+        other_format=BF16,
     ),
     # admission
     "admitted_sequences": dict(kv_budget_bytes=55e9, kv_bytes_per_sequence=1.07e9),
@@ -176,7 +192,13 @@ EXAMPLE_CALLS = {
     # prefix caching
     "prefix_cache_flops_saved": dict(model=L8, prefix_tokens=2000, hit_rate=0.5),
     "prefix_cache_time_saved": dict(
-        model=L8, gpu=H100, prefix_tokens=2000, hit_rate=0.5, compute_format=BF16
+        model=L8,
+        gpu=H100,
+        prefix_tokens=2000,
+        hit_rate=0.5,
+        compute_format=BF16,
+        tensor_parallel=2,
+        efficiency=0.5,
     ),
     "cache_adjusted_prompt_tokens": dict(
         prompt_tokens=3000, cached_prefix_tokens=2000, hit_rate=0.6
@@ -199,6 +221,7 @@ EXAMPLE_CALLS = {
         prompt_tokens=4000,
         tensor_parallel=2,
         compute_format=BF16,
+        other_format=BF16,
     ),
     # speculative decoding
     "speculative_expected_tokens": dict(acceptance_rate=0.8, draft_tokens=4),
@@ -221,6 +244,7 @@ EXAMPLE_CALLS = {
         draft_tokens=4,
         tensor_parallel=2,
         compute_format=BF16,
+        other_format=BF16,
     ),
     "speculative_speedup_at_batch": dict(
         target_model=L70,
@@ -234,6 +258,7 @@ EXAMPLE_CALLS = {
         draft_tokens=4,
         tensor_parallel=2,
         compute_format=BF16,
+        other_format=BF16,
     ),
     # queueing
     "erlang_c": dict(arrival_rate=2.0, service_rate=1.0, servers=3),
@@ -259,6 +284,7 @@ EXAMPLE_CALLS = {
         tensor_parallel=2,
         base_compute_format=BF16,
         compute_format=FP8,
+        other_format=BF16,
     ),
     # GPU comparison
     "decode_cost_per_million_tokens": dict(
@@ -271,9 +297,12 @@ EXAMPLE_CALLS = {
         price_per_second=3.0 / 3600,
         tensor_parallel=1,
         compute_format=BF16,
+        other_format=BF16,
     ),
-    "decode_compute_to_memory_ratio": dict(_DECODE),
-    "decode_critical_batch_size": dict(model=L8, gpu=H100, weight_format=BF16, compute_format=BF16),
+    "decode_compute_to_memory_ratio": dict(_DECODE, other_format=BF16),
+    "decode_critical_batch_size": dict(
+        model=MIXTRAL, gpu=H100, weight_format=FP8, compute_format=BF16, other_format=BF16
+    ),
     # roofline
     "peak_flops": dict(gpu=H100, compute_format=FP8),
     "ridge_point": dict(gpu=H100, compute_format=BF16),
@@ -284,18 +313,38 @@ EXAMPLE_CALLS = {
     "attention_flops": dict(model=L8, new_tokens=1000, cached_tokens=500),
     "prefill_flops": dict(model=L8, prompt_tokens=1000, batch_size=2),
     "decode_flops": dict(model=L8, batch_size=16, context_tokens=2000),
-    "decode_weight_bytes": dict(model=MIXTRAL, weight_format=BF16, batch_size=4),
+    "decode_weight_bytes": dict(model=MIXTRAL, weight_format=FP8, batch_size=4, other_format=BF16),
     "decode_bytes": dict(
-        model=L8, weight_format=BF16, kv_format=BF16, batch_size=16, context_tokens=2000
+        model=MIXTRAL,
+        weight_format=FP8,
+        kv_format=BF16,
+        batch_size=16,
+        context_tokens=2000,
+        other_format=BF16,
     ),
     "prefill_bytes": dict(
-        model=L8, weight_format=BF16, kv_format=BF16, prompt_tokens=1000, batch_size=2
+        model=MIXTRAL,
+        weight_format=FP8,
+        kv_format=BF16,
+        prompt_tokens=1000,
+        batch_size=2,
+        other_format=BF16,
     ),
     "decode_arithmetic_intensity": dict(
-        model=L8, weight_format=BF16, kv_format=BF16, batch_size=16, context_tokens=2000
+        model=L8,
+        weight_format=BF16,
+        kv_format=BF16,
+        batch_size=16,
+        context_tokens=2000,
+        other_format=BF16,
     ),
     "prefill_arithmetic_intensity": dict(
-        model=L8, weight_format=BF16, kv_format=BF16, prompt_tokens=1000, batch_size=2
+        model=L8,
+        weight_format=BF16,
+        kv_format=BF16,
+        prompt_tokens=1000,
+        batch_size=2,
+        other_format=BF16,
     ),
     "model_flops_utilization": dict(
         model=L70, gpu=H100, tokens_per_second=10_000, compute_format=BF16, gpus=8
@@ -309,6 +358,7 @@ EXAMPLE_CALLS = {
         batch_size=1,
         context_tokens=1000,
         gpus=1,
+        other_format=BF16,
     ),
     # profiling
     "timeline_share": dict(part_time=30.0, total_time=100.0),

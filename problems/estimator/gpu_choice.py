@@ -15,7 +15,7 @@ from . import _validate as check
 from .capacity import cost_per_million_tokens
 from .catalogue import FORMATS, GPU, Model, NumberFormat
 from .latency import decode_compute_time, decode_memory_time, decode_tokens_per_second
-from .roofline import checked_peak, forward_flops_per_token
+from .roofline import checked_peak, forward_flops_per_token, matmul_weight_bytes
 
 BF16 = FORMATS["bf16"]
 
@@ -30,6 +30,7 @@ def decode_cost_per_million_tokens(
     price_per_second,
     tensor_parallel=1,
     compute_format=BF16,
+    other_format=None,
 ):
     """Cost of a generated token for a replica decoding at a given batch (shown per million).
 
@@ -48,6 +49,9 @@ def decode_cost_per_million_tokens(
     tensor_parallel : int or array, default 1
         GPUs in the replica, all paid for.
     compute_format : NumberFormat, default bf16
+    other_format : NumberFormat, optional
+        Format of the weights outside the routed experts (gpt-oss: bf16 around MXFP4 experts);
+        default: ``weight_format``.
 
     Returns
     -------
@@ -64,6 +68,7 @@ def decode_cost_per_million_tokens(
         context_tokens,
         tensor_parallel,
         compute_format,
+        other_format=other_format,
     )
     return cost_per_million_tokens(price_per_second, throughput, tensor_parallel)
 
@@ -77,6 +82,7 @@ def decode_compute_to_memory_ratio(
     context_tokens,
     tensor_parallel=1,
     compute_format=BF16,
+    other_format=None,
 ):
     """Compute time over memory time of a decode step: below 1 memory-bound, above 1 compute-bound.
 
@@ -91,13 +97,23 @@ def decode_compute_to_memory_ratio(
         Tokens cached per sequence [tokens].
     tensor_parallel : int or array, default 1
     compute_format : NumberFormat, default bf16
+    other_format : NumberFormat, optional
+        Format of the weights outside the routed experts (gpt-oss: bf16 around MXFP4 experts);
+        default: ``weight_format``.
 
     Returns
     -------
     Ratio [1] = decode compute time / decode memory time.
     """
     memory = decode_memory_time(
-        model, gpu, weight_format, kv_format, batch_size, context_tokens, tensor_parallel
+        model,
+        gpu,
+        weight_format,
+        kv_format,
+        batch_size,
+        context_tokens,
+        tensor_parallel,
+        other_format,
     )
     compute = decode_compute_time(
         model, gpu, batch_size, context_tokens, tensor_parallel, compute_format
@@ -105,7 +121,7 @@ def decode_compute_to_memory_ratio(
     return compute / memory
 
 
-def decode_critical_batch_size(model, gpu, weight_format, compute_format=BF16):
+def decode_critical_batch_size(model, gpu, weight_format, compute_format=BF16, other_format=None):
     """Batch size at which reading the weights and multiplying by them take equally long.
 
     Parameters
@@ -116,6 +132,9 @@ def decode_critical_batch_size(model, gpu, weight_format, compute_format=BF16):
         Format of the weights read.
     compute_format : NumberFormat, default bf16
         Format of the multiplies.
+    other_format : NumberFormat, optional
+        Format of the weights outside the routed experts (gpt-oss: bf16 around MXFP4 experts);
+        default: ``weight_format``.
 
     Returns
     -------
@@ -128,7 +147,6 @@ def decode_critical_batch_size(model, gpu, weight_format, compute_format=BF16):
     check.entry("gpu", gpu, GPU, "GPUS")
     check.entry("weight_format", weight_format, NumberFormat, "FORMATS")
     peak = checked_peak(gpu, compute_format, "compute_format")
-    lookup_only = 0 if model.tie_word_embeddings else model.embedding_params
-    weights = (model.total_params - lookup_only) * weight_format.bytes_per_element
+    weights = matmul_weight_bytes(model, weight_format, other_format)
     per_token = forward_flops_per_token(model)
     return (weights / gpu.hbm_bandwidth) / (per_token / peak)

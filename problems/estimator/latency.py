@@ -8,7 +8,8 @@ and does 2 FLOP per weight per sequence, so
     step time = max(bytes / bandwidth, FLOPs / peak) + tensor-parallel all-reduce time,
 
 memory-bound at small batch and compute-bound once the batch passes roughly the ridge point.
-With tensor parallelism each GPU reads 1/p of the weights and its share of the KV heads.
+With tensor parallelism each GPU reads 1/p of the weights and its share of the KV heads. The
+weights may be in two formats: routed experts in ``weight_format``, the rest in ``other_format``.
 
 All times are lower bounds at 100 % of peak bandwidth and FLOP/s; real kernels reach 60-90 % of
 bandwidth in decode and 40-70 % of peak in prefill, so scale by an efficiency in a formula when
@@ -99,6 +100,7 @@ def prefill_time(
     tensor_parallel=1,
     compute_format=BF16,
     allreduce_latency=0.0,
+    other_format=None,
 ):
     """Lower bound on the time to prefill prompts, tensor-parallel communication included.
 
@@ -118,6 +120,10 @@ def prefill_time(
         Format of the matrix multiplies (its dense peak is used).
     allreduce_latency : number or array, default 0
         Fixed cost per all-reduce [s].
+    other_format : NumberFormat, optional
+        Format of the weights outside the routed experts (attention, shared experts, routers,
+        embeddings) when only the experts are in ``weight_format``, as in gpt-oss's MXFP4
+        checkpoint; default: ``weight_format``.
 
     Returns
     -------
@@ -131,7 +137,7 @@ def prefill_time(
     check.non_negative("allreduce_latency", allreduce_latency, 1.0)
     peak = peak_flops(gpu, compute_format)
     flops = prefill_flops(model, prompt_tokens, batch_size)
-    moved = prefill_bytes(model, weight_format, kv_format, prompt_tokens, batch_size)
+    moved = prefill_bytes(model, weight_format, kv_format, prompt_tokens, batch_size, other_format)
     bound = np.maximum(flops / peak, moved / gpu.hbm_bandwidth) / tensor_parallel
     communication = tensor_parallel_allreduce_time(
         model, gpu, batch_size * prompt_tokens, tensor_parallel, BF16, allreduce_latency
@@ -168,7 +174,14 @@ def decode_compute_time(
 
 
 def decode_memory_time(
-    model, gpu, weight_format, kv_format, batch_size, context_tokens, tensor_parallel=1
+    model,
+    gpu,
+    weight_format,
+    kv_format,
+    batch_size,
+    context_tokens,
+    tensor_parallel=1,
+    other_format=None,
 ):
     """Memory part of a decode step: weights and KV cache read by each GPU at its bandwidth.
 
@@ -182,6 +195,10 @@ def decode_memory_time(
     context_tokens : number or array
         Tokens cached per sequence [tokens].
     tensor_parallel : int or array, default 1
+    other_format : NumberFormat, optional
+        Format of the weights outside the routed experts (attention, shared experts, routers,
+        embeddings) when only the experts are in ``weight_format``, as in gpt-oss's MXFP4
+        checkpoint; default: ``weight_format``.
 
     Returns
     -------
@@ -193,7 +210,8 @@ def decode_memory_time(
     check.positive("batch_size", batch_size, check.MAX_COUNT)
     check.positive("context_tokens", context_tokens, check.MAX_TOKENS)
     check.positive_integer("tensor_parallel", tensor_parallel, check.MAX_DEVICES)
-    weights = decode_weight_bytes(model, weight_format, batch_size) / tensor_parallel
+    weights = decode_weight_bytes(model, weight_format, batch_size, other_format)
+    weights = weights / tensor_parallel
     kv = kv_cache_bytes_per_gpu(model, kv_format, context_tokens, batch_size, tensor_parallel)
     return (weights + kv) / gpu.hbm_bandwidth
 
@@ -208,6 +226,7 @@ def decode_step_time(
     tensor_parallel=1,
     compute_format=BF16,
     allreduce_latency=0.0,
+    other_format=None,
 ):
     """Time per output token (TPOT): one decode step, memory- or compute-bound, plus all-reduces.
 
@@ -226,6 +245,10 @@ def decode_step_time(
         Format of the matrix multiplies (weight-only quantisation still multiplies in 16-bit).
     allreduce_latency : number or array, default 0
         Fixed cost per all-reduce [s].
+    other_format : NumberFormat, optional
+        Format of the weights outside the routed experts (attention, shared experts, routers,
+        embeddings) when only the experts are in ``weight_format``, as in gpt-oss's MXFP4
+        checkpoint; default: ``weight_format``.
 
     Returns
     -------
@@ -237,7 +260,14 @@ def decode_step_time(
     An MoE model reads only the experts the batch touches (:mod:`moe`).
     """
     memory = decode_memory_time(
-        model, gpu, weight_format, kv_format, batch_size, context_tokens, tensor_parallel
+        model,
+        gpu,
+        weight_format,
+        kv_format,
+        batch_size,
+        context_tokens,
+        tensor_parallel,
+        other_format,
     )
     check.non_negative("allreduce_latency", allreduce_latency, 1.0)
     compute = decode_compute_time(
@@ -259,6 +289,7 @@ def decode_tokens_per_second(
     tensor_parallel=1,
     compute_format=BF16,
     allreduce_latency=0.0,
+    other_format=None,
 ):
     """Generated tokens per second of one replica, summed over the batch.
 
@@ -275,6 +306,10 @@ def decode_tokens_per_second(
     compute_format : NumberFormat, default bf16
     allreduce_latency : number or array, default 0
         Fixed cost per all-reduce [s].
+    other_format : NumberFormat, optional
+        Format of the weights outside the routed experts (attention, shared experts, routers,
+        embeddings) when only the experts are in ``weight_format``, as in gpt-oss's MXFP4
+        checkpoint; default: ``weight_format``.
 
     Returns
     -------
@@ -290,6 +325,7 @@ def decode_tokens_per_second(
         tensor_parallel,
         compute_format,
         allreduce_latency,
+        other_format,
     )
     return batch_size / step
 

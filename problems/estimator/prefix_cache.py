@@ -49,7 +49,9 @@ def prefix_cache_flops_saved(model, prefix_tokens, hit_rate):
     return hit_rate * prefill_flops(model, prefix_tokens)
 
 
-def prefix_cache_time_saved(model, gpu, prefix_tokens, hit_rate, compute_format=BF16):
+def prefix_cache_time_saved(
+    model, gpu, prefix_tokens, hit_rate, compute_format=BF16, tensor_parallel=1, efficiency=1.0
+):
     """Expected prefill time a request saves through the prefix cache (compute-bound prefill).
 
     Parameters
@@ -61,14 +63,22 @@ def prefix_cache_time_saved(model, gpu, prefix_tokens, hit_rate, compute_format=
     hit_rate : number or array
         Probability the prefix is cached [1].
     compute_format : NumberFormat, default bf16
+        Format of the matrix multiplies (its dense peak is used).
+    tensor_parallel : int or array, default 1
+        GPUs sharing each layer of the prefill.
+    efficiency : number or array, default 1.0
+        Share of the dense peak the prefill attains (MFU), above 0 and at most 1 [1].
 
     Returns
     -------
-    Time [s] = FLOPs saved / peak, a lower bound that treats prefill as compute-bound.
+    Time [s] = FLOPs saved / (peak × efficiency × p), a lower bound that treats prefill as
+    compute-bound (tensor-parallel communication left out).
     """
     check.entry("gpu", gpu, GPU, "GPUS")
+    check.positive_integer("tensor_parallel", tensor_parallel, check.MAX_DEVICES)
+    check.positive_fraction("efficiency", efficiency)
     saved = prefix_cache_flops_saved(model, prefix_tokens, hit_rate)
-    return saved / peak_flops(gpu, compute_format)
+    return saved / (peak_flops(gpu, compute_format) * efficiency * tensor_parallel)
 
 
 def cache_adjusted_prompt_tokens(prompt_tokens, cached_prefix_tokens, hit_rate):

@@ -71,6 +71,7 @@ def decode_speedup_from_quantisation(
     tensor_parallel=1,
     base_compute_format=BF16,
     compute_format=BF16,
+    other_format=None,
 ):
     """How much faster a decode step gets when the weights move to a smaller format.
 
@@ -92,6 +93,10 @@ def decode_speedup_from_quantisation(
     base_compute_format, compute_format : NumberFormat, default bf16
         Formats of the multiplies before and after (FP8 weights can also multiply in FP8 on
         Hopper; weight-only INT4 multiplies in 16-bit).
+    other_format : NumberFormat, optional
+        After quantisation, the format of the weights outside the routed experts, when only the
+        experts are quantised (gpt-oss: MXFP4 experts, the rest kept in bf16); default:
+        ``weight_format`` for every weight. Before, every weight is in ``base_weight_format``.
 
     Returns
     -------
@@ -119,5 +124,6 @@ def decode_speedup_from_quantisation(
         context_tokens,
         tensor_parallel,
         compute_format,
+        other_format=other_format,
     )
     return before / after

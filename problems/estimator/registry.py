@@ -99,8 +99,10 @@ _BY_MODULE = (
             "attention_core_flops",
             "naive_attention_hbm_bytes",
             "flash_attention_hbm_bytes",
+            "fused_attention_hbm_bytes",
             "naive_attention_time",
             "flash_attention_time",
+            "fused_attention_time",
         ),
     ),
     (

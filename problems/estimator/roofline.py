@@ -12,7 +12,10 @@ The course's rule of thumb "2 × parameters per token" also counts the embedding
 Llama-3-8B that overstates the matmul FLOPs by 6.5 %, for Llama-3-70B by 1.5 %.
 
 Byte counting: a decode step reads every weight it multiplies by once (the embedding table
-only for B rows, ignored) and the whole KV cache of every sequence in the batch.
+only for B rows, ignored) and the whole KV cache of every sequence in the batch. Weights are in
+one format, or, with ``other_format``, the routed experts in ``weight_format`` and everything else
+(attention, shared experts, routers, embeddings, norms) in ``other_format``, as
+:func:`memory.weight_bytes_mixed` counts them: gpt-oss ships only its experts in MXFP4.
 
 References
 ----------
@@ -37,6 +40,31 @@ def _model(value):
 
 def _gpu(value):
     return check.entry("gpu", value, GPU, "GPUS")
+
+
+def non_expert_format(weight_format, other_format):
+    """The format of the weights outside the routed experts: ``other_format``, or, when it is
+    None, ``weight_format`` (every weight in one format)."""
+    if other_format is None:
+        return weight_format
+    return check.entry("other_format", other_format, NumberFormat, "FORMATS")
+
+
+def matmul_weight_bytes(model, weight_format, other_format=None):
+    """Bytes of every weight a forward pass multiplies by (all experts touched), in its format.
+
+    Not registered: the bytes behind :func:`prefill_bytes` and the chunked-prefill times. The
+    input embedding table is a lookup and is left out unless it is tied to the LM head.
+    """
+    other = non_expert_format(weight_format, other_format)
+    lookup_only = 0 if model.tie_word_embeddings else model.embedding_params
+    if other is weight_format:
+        return (model.total_params - lookup_only) * weight_format.bytes_per_element
+    experts = model.routed_expert_params
+    return (
+        experts * weight_format.bytes_per_element
+        + (model.total_params - lookup_only - experts) * other.bytes_per_element
+    )
 
 
 def peak_flops(gpu, compute_format=BF16):
@@ -258,20 +286,25 @@ def decode_flops(model, batch_size, context_tokens):
     return batch_size * per_token
 
 
-def decode_weight_bytes(model, weight_format, batch_size):
+def decode_weight_bytes(model, weight_format, batch_size, other_format=None):
     """Weight bytes one decode step reads: dense weights plus the experts the batch touches.
 
     Parameters
     ----------
     model : Model
     weight_format : NumberFormat
+        Format of the weights, or of the routed experts only when ``other_format`` is given.
     batch_size : number or array
         Tokens in the step (the decode batch) [tokens].
+    other_format : NumberFormat, optional
+        Format of everything outside the routed experts (attention, shared experts, routers,
+        embeddings), e.g. bf16 for gpt-oss's MXFP4 checkpoint; default: ``weight_format``.
 
     Returns
     -------
-    Bytes [bytes] = (weights outside the routed experts − input embedding table + MoE layers ×
-    expected distinct experts × weights per expert) × bytes per element.
+    Bytes [bytes] = (weights outside the routed experts − input embedding table) × their bytes
+    per element + MoE layers × expected distinct experts × weights per expert × the experts'
+    bytes per element.
 
     Notes
     -----
@@ -282,15 +315,19 @@ def decode_weight_bytes(model, weight_format, batch_size):
     _model(model)
     check.entry("weight_format", weight_format, NumberFormat, "FORMATS")
     check.positive("batch_size", batch_size, check.MAX_COUNT)
+    other = non_expert_format(weight_format, other_format)
     lookup_only = 0 if model.tie_word_embeddings else model.embedding_params
     dense = model.total_params - lookup_only - model.routed_expert_params
+    experts = 0
     if model.experts:
-        touched = model.moe_layers * model_distinct_experts(model, batch_size)
-        dense = dense + touched * model.params_per_expert
-    return dense * weight_format.bytes_per_element
+        experts = model.moe_layers * model_distinct_experts(model, batch_size)
+        experts = experts * model.params_per_expert
+    if other is weight_format:  # one format: the sum first, as weight_bytes counts
+        return (dense + experts) * weight_format.bytes_per_element
+    return dense * other.bytes_per_element + experts * weight_format.bytes_per_element
 
 
-def decode_bytes(model, weight_format, kv_format, batch_size, context_tokens):
+def decode_bytes(model, weight_format, kv_format, batch_size, context_tokens, other_format=None):
     """Device-memory bytes one decode step reads: the weights it uses and every sequence's KV.
 
     Parameters
@@ -301,6 +338,8 @@ def decode_bytes(model, weight_format, kv_format, batch_size, context_tokens):
         Sequences decoding together [sequences].
     context_tokens : number or array
         Tokens cached per sequence [tokens].
+    other_format : NumberFormat, optional
+        Format of the weights outside the routed experts; default: ``weight_format``.
 
     Returns
     -------
@@ -308,11 +347,11 @@ def decode_bytes(model, weight_format, kv_format, batch_size, context_tokens):
     """
     check.entry("kv_format", kv_format, NumberFormat, "FORMATS")
     check.positive("context_tokens", context_tokens, check.MAX_TOKENS)
-    weights = decode_weight_bytes(model, weight_format, batch_size)
+    weights = decode_weight_bytes(model, weight_format, batch_size, other_format)
     return weights + kv_cache_bytes(model, kv_format, context_tokens, batch_size)
 
 
-def prefill_bytes(model, weight_format, kv_format, prompt_tokens, batch_size=1):
+def prefill_bytes(model, weight_format, kv_format, prompt_tokens, batch_size=1, other_format=None):
     """Device-memory bytes of a prefill: every weight read once plus the KV cache written.
 
     Parameters
@@ -323,6 +362,8 @@ def prefill_bytes(model, weight_format, kv_format, prompt_tokens, batch_size=1):
         Tokens per prompt [tokens].
     batch_size : number or array, default 1
         Prompts prefilled together [sequences].
+    other_format : NumberFormat, optional
+        Format of the weights outside the routed experts; default: ``weight_format``.
 
     Returns
     -------
@@ -334,12 +375,13 @@ def prefill_bytes(model, weight_format, kv_format, prompt_tokens, batch_size=1):
     check.entry("kv_format", kv_format, NumberFormat, "FORMATS")
     check.positive("prompt_tokens", prompt_tokens, check.MAX_TOKENS)
     check.positive("batch_size", batch_size, check.MAX_COUNT)
-    lookup_only = 0 if model.tie_word_embeddings else model.embedding_params
-    weights = (model.total_params - lookup_only) * weight_format.bytes_per_element
+    weights = matmul_weight_bytes(model, weight_format, other_format)
     return weights + kv_cache_bytes(model, kv_format, prompt_tokens, batch_size)
 
 
-def decode_arithmetic_intensity(model, weight_format, kv_format, batch_size, context_tokens):
+def decode_arithmetic_intensity(
+    model, weight_format, kv_format, batch_size, context_tokens, other_format=None
+):
     """FLOPs per byte of a decode step; compare with :func:`ridge_point`.
 
     Parameters
@@ -350,6 +392,8 @@ def decode_arithmetic_intensity(model, weight_format, kv_format, batch_size, con
         Sequences decoding together [sequences].
     context_tokens : number or array
         Tokens cached per sequence [tokens].
+    other_format : NumberFormat, optional
+        Format of the weights outside the routed experts; default: ``weight_format``.
 
     Returns
     -------
@@ -357,10 +401,13 @@ def decode_arithmetic_intensity(model, weight_format, kv_format, batch_size, con
     model at short context: 2 FLOP per 2-byte weight per token).
     """
     flops = decode_flops(model, batch_size, context_tokens)
-    return flops / decode_bytes(model, weight_format, kv_format, batch_size, context_tokens)
+    moved = decode_bytes(model, weight_format, kv_format, batch_size, context_tokens, other_format)
+    return flops / moved
 
 
-def prefill_arithmetic_intensity(model, weight_format, kv_format, prompt_tokens, batch_size=1):
+def prefill_arithmetic_intensity(
+    model, weight_format, kv_format, prompt_tokens, batch_size=1, other_format=None
+):
     """FLOPs per byte of a prefill; compare with :func:`ridge_point`.
 
     Parameters
@@ -370,13 +417,16 @@ def prefill_arithmetic_intensity(model, weight_format, kv_format, prompt_tokens,
     prompt_tokens : number or array
         Tokens per prompt [tokens].
     batch_size : number or array, default 1
+    other_format : NumberFormat, optional
+        Format of the weights outside the routed experts; default: ``weight_format``.
 
     Returns
     -------
     Intensity [FLOP/B] = prefill FLOPs / prefill bytes (grows with the prompt length).
     """
     flops = prefill_flops(model, prompt_tokens, batch_size)
-    return flops / prefill_bytes(model, weight_format, kv_format, prompt_tokens, batch_size)
+    moved = prefill_bytes(model, weight_format, kv_format, prompt_tokens, batch_size, other_format)
+    return flops / moved
 
 
 def model_flops_utilization(model, gpu, tokens_per_second, compute_format=BF16, gpus=1):
@@ -405,7 +455,15 @@ def model_flops_utilization(model, gpu, tokens_per_second, compute_format=BF16, 
 
 
 def memory_bandwidth_utilization(
-    model, gpu, weight_format, kv_format, tokens_per_second, batch_size, context_tokens, gpus=1
+    model,
+    gpu,
+    weight_format,
+    kv_format,
+    tokens_per_second,
+    batch_size,
+    context_tokens,
+    gpus=1,
+    other_format=None,
 ):
     """MBU: the share of the GPUs' memory bandwidth that an observed decode throughput uses.
 
@@ -421,6 +479,8 @@ def memory_bandwidth_utilization(
     context_tokens : number or array
         Mean tokens cached per sequence [tokens].
     gpus : int or array, default 1
+    other_format : NumberFormat, optional
+        Format of the weights outside the routed experts; default: ``weight_format``.
 
     Returns
     -------
@@ -430,5 +490,7 @@ def memory_bandwidth_utilization(
     _gpu(gpu)
     check.positive("tokens_per_second", tokens_per_second, check.MAX_RATE)
     check.positive_integer("gpus", gpus, check.MAX_DEVICES)
-    step_bytes = decode_bytes(model, weight_format, kv_format, batch_size, context_tokens)
+    step_bytes = decode_bytes(
+        model, weight_format, kv_format, batch_size, context_tokens, other_format
+    )
     return step_bytes * (tokens_per_second / batch_size) / (gpu.hbm_bandwidth * gpus)

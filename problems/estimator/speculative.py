@@ -192,6 +192,7 @@ def speculative_verify_step_time(
     draft_tokens,
     tensor_parallel=1,
     compute_format=BF16,
+    other_format=None,
 ):
     """Roofline time of a target pass verifying γ draft tokens (plus one) for every sequence.
 
@@ -208,6 +209,9 @@ def speculative_verify_step_time(
         Draft tokens per sequence, γ.
     tensor_parallel : int or array, default 1
     compute_format : NumberFormat, default bf16
+    other_format : NumberFormat, optional
+        Format of the weights outside the routed experts (gpt-oss: bf16 around MXFP4 experts);
+        default: ``weight_format``.
 
     Returns
     -------
@@ -225,7 +229,8 @@ def speculative_verify_step_time(
     check.positive_integer("tensor_parallel", tensor_parallel, check.MAX_DEVICES)
     peak = peak_flops(gpu, compute_format)
     tokens = batch_size * (draft_tokens + 1)
-    weights = decode_weight_bytes(target_model, weight_format, tokens) / tensor_parallel
+    weights = decode_weight_bytes(target_model, weight_format, tokens, other_format)
+    weights = weights / tensor_parallel
     kv = kv_cache_bytes_per_gpu(
         target_model, kv_format, context_tokens, batch_size, tensor_parallel
     )
@@ -247,6 +252,7 @@ def speculative_speedup_at_batch(
     draft_tokens,
     tensor_parallel=1,
     compute_format=BF16,
+    other_format=None,
 ):
     """Speculative decoding speedup at a given batch size, from the roofline of both models.
 
@@ -268,6 +274,10 @@ def speculative_speedup_at_batch(
     tensor_parallel : int or array, default 1
         Tensor parallelism of the target; the draft runs on one GPU.
     compute_format : NumberFormat, default bf16
+    other_format : NumberFormat, optional
+        Format of the weights outside the routed experts, for both models (a dense draft is
+        then entirely in it, as :func:`memory.weight_bytes_mixed` counts a dense model);
+        default: ``weight_format``.
 
     Returns
     -------
@@ -287,6 +297,7 @@ def speculative_speedup_at_batch(
         draft_tokens,
         tensor_parallel,
         compute_format,
+        other_format,
     )
     target = decode_step_time(
         target_model,
@@ -297,9 +308,18 @@ def speculative_speedup_at_batch(
         context_tokens,
         tensor_parallel,
         compute_format,
+        other_format=other_format,
     )
     draft = decode_step_time(
-        draft_model, gpu, weight_format, kv_format, batch_size, context_tokens, 1, compute_format
+        draft_model,
+        gpu,
+        weight_format,
+        kv_format,
+        batch_size,
+        context_tokens,
+        1,
+        compute_format,
+        other_format=other_format,
     )
     expected = _expected(acceptance_rate, draft_tokens)
     return expected * target / (draft_tokens * draft + verify)

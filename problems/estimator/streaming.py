@@ -14,6 +14,8 @@ References
 WHATWG HTML Living Standard, section 9.2 "Server-sent events" (event stream format).
 """
 
+import numpy as np
+
 from . import _validate as check
 
 _DATA_FRAMING = len(b"data: ") + len(b"\n\n")
@@ -93,7 +95,7 @@ def sse_overhead_fraction(
     return overhead / (overhead + token_bytes)
 
 
-def wasted_tokens_after_disconnect(undetected_time, time_per_output_token):
+def wasted_tokens_after_disconnect(undetected_time, time_per_output_token, remaining_tokens=None):
     """Tokens generated for a client that has already gone, before the server notices.
 
     Parameters
@@ -103,14 +105,22 @@ def wasted_tokens_after_disconnect(undetected_time, time_per_output_token):
         case, half of it on average).
     time_per_output_token : number or array
         TPOT [s].
+    remaining_tokens : number or array, optional
+        Tokens the response still had to generate when the client left [tokens]: a response that
+        ends before the disconnect is detected wastes only these. Default: no cap (the response
+        is still generating at detection).
 
     Returns
     -------
-    Tokens [tokens] = undetected time / TPOT.
+    Tokens [tokens] = min(undetected time / TPOT, remaining tokens).
     """
     check.non_negative("undetected_time", undetected_time, check.MAX_SECONDS)
     check.positive("time_per_output_token", time_per_output_token, check.MAX_SECONDS)
-    return undetected_time / time_per_output_token
+    generated = undetected_time / time_per_output_token
+    if remaining_tokens is None:
+        return generated
+    check.non_negative("remaining_tokens", remaining_tokens, check.MAX_TOKENS)
+    return np.minimum(generated, remaining_tokens)
 
 
 def wasted_gpu_seconds_after_disconnect(undetected_time, batch_size, gpus=1):

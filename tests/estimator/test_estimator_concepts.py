@@ -162,6 +162,33 @@ def test_attention_time_bounds_on_an_a100():
     assert flops / 312e12 < flash_memory
 
 
+def test_algorithm_1_is_memory_bound_where_a_fused_kernel_is_compute_bound():
+    # N = 8,192, d = 128, 32 heads, BF16, M = 160 KiB on an H100 SXM (findings-1-5.md).
+    n, d, heads = 8192, 128, 32
+    flops = 4 * n * n * d * heads  # 1.10e12 FLOP: 1.11 ms at 989 TFLOP/s
+    sram_elements = 160 * 1024 / 2
+    outer = math.ceil(n / math.ceil(sram_elements / (4 * d)))  # 52 blocks of 160 keys
+    flash = (3 * n * d + 2 * n + outer * (3 * n * d + 4 * n)) * 2 * heads  # 10.78 GB
+    flash_time = attention_io.flash_attention_time(n, d, 160 * 1024, H100, heads)
+    assert flash_time == pytest.approx(flash / 3.35e12) == pytest.approx(3.218e-3, rel=1e-3)
+    assert flash_time > 2.8 * flops / 989e12  # memory-bound, whatever N
+    # Its intensity is about M/(6d) = 107 FLOP/B (102 with the rounding of 51.2 blocks up to
+    # 52 and the one-off terms), under the H100's ridge point of 295.
+    assert flops / flash == pytest.approx(sram_elements / (6 * d), rel=0.05)
+    # With 96 KiB of SRAM, Algorithm 1 moves more than standard attention (17.45 GB).
+    naive = (4 * n * d + 4 * n * n) * 2 * heads
+    assert attention_io.flash_attention_hbm_bytes(n, d, 96 * 1024, heads) > naive
+    # FlashAttention-2/3: Q, K, V read and O written once, 4Nd elements per head: 268 MB.
+    fused = 4 * n * d * 2 * heads
+    assert attention_io.fused_attention_hbm_bytes(n, d, heads) == fused == 268_435_456
+    fused_time = attention_io.fused_attention_time(n, d, H100, heads)
+    assert fused_time == pytest.approx(flops / 989e12)  # compute-bound: 80 µs of memory
+    # Intensity N/2 FLOP/B: at N = 512, under the ridge, the memory term wins.
+    assert attention_io.fused_attention_time(512, d, H100) == pytest.approx(
+        4 * 512 * d * 2 / 3.35e12
+    )
+
+
 # -- roofline and MFU / MBU (problems 12, 14) ---------------------------------------------------
 
 
@@ -197,6 +224,35 @@ def test_decode_reads_only_the_experts_the_batch_touches():
     assert roofline.decode_weight_bytes(MIXTRAL, BF16, 1) == (non_expert + 32 * 2 * expert) * 2
     # batch 2: 8 (1 − (6/8)²) = 3.5 experts per layer
     assert roofline.decode_weight_bytes(MIXTRAL, BF16, 2) == (non_expert + 32 * 3.5 * expert) * 2
+    # FP8 experts around BF16 attention, embeddings and routers.
+    mixed = non_expert * 2 + 32 * 2 * expert * 1
+    assert roofline.decode_weight_bytes(MIXTRAL, FP8, 1, BF16) == pytest.approx(mixed, rel=1e-15)
+
+
+def test_gpt_oss_reads_mxfp4_experts_and_bf16_everything_else():
+    expert = 3 * 2880 * 2880 + 2 * 2880 + 2880  # SwiGLU weights and biases
+    routed = 36 * 128 * expert
+    lookup = 201_088 * 2880  # the input embedding table, not read in a matmul
+    rest = 116_829_156_672 - routed - lookup
+    # Batch 1 touches 4 of 128 experts in each of 36 layers.
+    one = rest * 2 + 36 * 4 * expert * 4.25 / 8
+    assert roofline.decode_weight_bytes(GPT_OSS, MXFP4, 1, BF16) == pytest.approx(one, rel=1e-12)
+    all_mxfp4 = (rest + 36 * 4 * expert) * 4.25 / 8
+    assert roofline.decode_weight_bytes(GPT_OSS, MXFP4, 1) == pytest.approx(all_mxfp4, rel=1e-12)
+    # A prefill reads every weight once: weight_bytes_mixed less the lookup-only table.
+    kv = memory.kv_cache_bytes(GPT_OSS, BF16, 1000)
+    prefill = roofline.prefill_bytes(GPT_OSS, MXFP4, BF16, 1000, 1, BF16)
+    stored = memory.weight_bytes_mixed(GPT_OSS, MXFP4, BF16)
+    assert prefill == pytest.approx(stored - lookup * 2 + kv, rel=1e-12)
+    # The decode step reads the difference too, at batch 1 memory-bound on an H100.
+    extra = (one - all_mxfp4) / 3.35e12
+    step = latency.decode_step_time(GPT_OSS, H100, MXFP4, BF16, 1, 1000, other_format=BF16)
+    plain = latency.decode_step_time(GPT_OSS, H100, MXFP4, BF16, 1, 1000)
+    assert step - plain == pytest.approx(extra, rel=1e-9)
+    # A dense model has no routed experts: other_format then covers every weight.
+    assert roofline.decode_weight_bytes(L8, FP8, 1, BF16) == roofline.decode_weight_bytes(
+        L8, BF16, 1
+    )
 
 
 def test_mfu_and_mbu_from_observed_throughput():
@@ -269,6 +325,9 @@ def test_sse_framing_and_disconnect_waste():
     assert streaming.sse_overhead_bytes_per_token(1, 120) == 128
     assert streaming.sse_overhead_fraction(4, 1, 120) == 128 / 132
     assert streaming.wasted_tokens_after_disconnect(30, 0.025) == pytest.approx(1200)
+    # A response with 500 tokens left ends before the 30 s check: it wastes only those.
+    assert streaming.wasted_tokens_after_disconnect(30, 0.025, 500) == 500
+    assert streaming.wasted_tokens_after_disconnect(30, 0.025, 5000) == pytest.approx(1200)
     assert streaming.wasted_gpu_seconds_after_disconnect(30, 64, 8) == 30 * 8 / 64
 
 
@@ -309,6 +368,27 @@ def test_chunked_prefill_chunks_and_stall():
     assert whole > 7 * stall  # without chunking, decoders wait the whole 4.2 s prefill
 
 
+def test_chunked_prefill_on_eight_gpus_at_half_the_peak():
+    # Llama-3.1-405B, FP8 weights, KV and multiplies, 8 H100 SXM at 50 % MFU: problem 7.
+    matmul = 2 * (405_853_388_800 - 128_256 * 16_384)  # FLOP per token
+    pair_flops = 2 * 128 * (128 + 128) * 126  # per (query, key) pair over 126 layers
+    cached = 47 * 2048  # chunk 48 of 49; the last holds only 1,696 tokens
+    pairs = 2048 * cached + 2048 * 2049 / 2
+    flops = matmul * 2048 + pair_flops * pairs
+    compute = flops / (8 * 1979e12 * 0.5)  # 0.42 s
+    stall = batching.chunked_prefill_max_stall(L405, H100, FP8, FP8, 100_000, 2048, FP8, 8, 0.5)
+    assert stall == pytest.approx(compute, rel=1e-9)
+    assert stall == pytest.approx(0.4167, rel=1e-3)
+    chunk = batching.prefill_chunk_time(L405, H100, FP8, FP8, 2048, cached, FP8, 8, 0.5)
+    assert chunk == stall
+    # One GPU at the full peak has 1 / (8 × 0.5) of that compute: 4 times as slow, 1.67 s.
+    alone = batching.prefill_chunk_time(L405, H100, FP8, FP8, 2048, cached, FP8)
+    assert alone == pytest.approx(stall * 4)
+    # A memory-bound chunk is not slowed by the MFU: 16 tokens read every weight.
+    small = batching.prefill_chunk_time(L8, H100, BF16, BF16, 16, 0)
+    assert batching.prefill_chunk_time(L8, H100, BF16, BF16, 16, 0, efficiency=0.5) == small
+
+
 # -- admission and fairness (problem 21) --------------------------------------------------------
 
 
@@ -330,6 +410,8 @@ def test_prefix_cache_savings_and_routing():
     assert prefix_cache.prefix_cache_time_saved(L8, H100, 2000, 0.5) == pytest.approx(
         saved / 989e12
     )
+    on_four_at_40 = prefix_cache.prefix_cache_time_saved(L8, H100, 2000, 0.5, BF16, 4, 0.4)
+    assert on_four_at_40 == pytest.approx(saved / (4 * 989e12 * 0.4))
     assert prefix_cache.cache_adjusted_prompt_tokens(3000, 2000, 0.6) == 1800
     assert prefix_cache.random_routing_hit_rate(8, 1) == 1 / 8
     assert prefix_cache.random_routing_hit_rate(8, 5) == pytest.approx(1 - (7 / 8) ** 5)

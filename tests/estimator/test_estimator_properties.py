@@ -70,6 +70,43 @@ def test_moe_weight_reads_grow_with_batch_up_to_all_experts(model, batch_a, batc
     assert roofline.decode_weight_bytes(model, BF16, high) <= everything * (1 + 1e-12)
 
 
+@given(models, storage_formats, storage_formats, st.integers(1, 100_000))
+def test_weight_reads_in_two_formats_lie_between_the_one_format_reads(model, experts, other, batch):
+    mixed = roofline.decode_weight_bytes(model, experts, batch, other)
+    bounds = sorted(roofline.decode_weight_bytes(model, f, batch) for f in (experts, other))
+    assert bounds[0] * (1 - 1e-12) <= mixed <= bounds[1] * (1 + 1e-12)
+    if not model.experts:  # a dense model is all "other"
+        assert mixed == roofline.decode_weight_bytes(model, other, batch)
+    # A prefill touches every expert: the stored mixed weights less the lookup-only table.
+    lookup = 0 if model.tie_word_embeddings else model.embedding_params
+    prefill = roofline.prefill_bytes(model, experts, BF16, 1, 1, other)
+    stored = memory.weight_bytes_mixed(model, experts, other) - lookup * other.bytes_per_element
+    assert prefill - memory.kv_cache_bytes(model, BF16, 1) == pytest.approx(stored, rel=1e-12)
+
+
+@given(
+    models,
+    st.integers(1, 16_384),
+    st.integers(0, 200_000),
+    st.sampled_from([1, 2, 4, 8]),
+    st.floats(0.05, 1),
+)
+def test_a_prefill_chunk_is_no_faster_than_its_compute_and_its_traffic(
+    model, chunk, cached, tp, efficiency
+):
+    gpu, fp8 = GPUS["h100-sxm"], FORMATS["fp8"]
+    time = batching.prefill_chunk_time(model, gpu, fp8, fp8, chunk, cached, fp8, tp, efficiency)
+    flops = roofline.forward_flops_per_token(model) * chunk
+    flops += roofline.attention_flops(model, chunk, cached)
+    assert time >= flops / (gpu.fp8_flops * efficiency * tp) * (1 - 1e-12)
+    weights = (model.total_params - model.embedding_params) * fp8.bytes_per_element
+    assert time >= weights / tp / gpu.hbm_bandwidth * (1 - 1e-12)
+    # Lower efficiency or fewer GPUs never make it faster.
+    full = batching.prefill_chunk_time(model, gpu, fp8, fp8, chunk, cached, fp8, tp)
+    single = batching.prefill_chunk_time(model, gpu, fp8, fp8, chunk, cached, fp8, 1, efficiency)
+    assert full <= time * (1 + 1e-12) and time <= single * (1 + 1e-12)
+
+
 @given(
     st.integers(1, 512),
     st.data(),

@@ -28,9 +28,14 @@ BAD_ENTRIES = {
 
 def _cases():
     for name, kwargs in EXAMPLE_CALLS.items():
+        parameters = inspect.signature(FUNCTIONS[name]).parameters
         for argument, value in kwargs.items():
             bad_values = BAD_ENTRIES.get(type(value), BAD_NUMBERS)
             for bad in bad_values:
+                # None is how Python callers leave out an optional argument whose default is
+                # None (formulas cannot write None at all), so there it is a valid value.
+                if bad is None and parameters[argument].default is None:
+                    continue
                 yield pytest.param(name, argument, bad, id=f"{name}-{argument}-{bad!r}"[:90])
 
 
