@@ -222,25 +222,19 @@ def test_it_makes_a_new_problem_next_in_practice(course_bank, learner):
     assert practice.practice_queue(learner, profile, now).card.problem.number == 17
     card = Card.objects.get(user=learner, problem__number=17)
     assert card.open_attempt.started_at == now
-    # It moved to the front of the new cards; the others kept their plan order, and the ranks
-    # stay distinct without growing (another click cannot push them past their limit).
-    ranked = list(Card.objects.filter(user=learner).order_by("rank"))
-    assert [card.problem.number for card in ranked] == [17, 1, 2, 3, 21, 8, 11]
-    assert len({card.rank for card in ranked}) == 7
-    assert max(card.rank for card in ranked) == max(ranks_before.values())
+    # The plan order is untouched: the chosen question is simply on screen.
+    assert dict(Card.objects.values_list("problem__number", "rank")) == ranks_before
 
 
-def test_it_explains_when_todays_new_problems_are_used_up(course_bank, learner):
+def test_it_opens_a_chosen_problem_beyond_todays_new_limit(course_bank, learner):
     profile = practice.get_profile(learner)
     profile.daily_new_limit = 0
     profile.save()
-    services.start_plan(learner, timezone.now())
-    ranks = dict(Card.objects.values_list("problem__number", "rank"))
-    outcome = services.practise(learner, 17, timezone.now())
-    assert not outcome.shown_first
-    assert "today's 0 new problems" in outcome.message and "practice settings" in outcome.message
-    assert dict(Card.objects.values_list("problem__number", "rank")) == ranks
-    assert not Attempt.objects.exists()
+    now = timezone.now()
+    services.start_plan(learner, now)
+    assert practice.practice_queue(learner, profile, now).card is None
+    assert services.practise(learner, 17, now).shown_first
+    assert practice.practice_queue(learner, profile, now).card.problem.number == 17
 
 
 def test_it_adds_a_problem_not_yet_in_practice(course_bank, learner):
@@ -249,7 +243,7 @@ def test_it_adds_a_problem_not_yet_in_practice(course_bank, learner):
     assert list(Card.objects.filter(user=learner).values_list("problem__number", flat=True)) == [21]
 
 
-def test_it_leaves_a_card_that_is_not_due_for_its_turn(course_bank, learner):
+def test_it_opens_a_card_that_is_not_due_as_extra_practice(course_bank, learner):
     now = timezone.now()
     services.practise(learner, 3, now)
     card = Card.objects.get(user=learner, problem__number=3)
@@ -257,12 +251,10 @@ def test_it_leaves_a_card_that_is_not_due_for_its_turn(course_bank, learner):
     card.last_reviewed_at = now - timedelta(days=1)
     card.open_attempt = None
     card.save()
-    attempts = Attempt.objects.count()
     outcome = services.practise(learner, 3, now)
-    assert not outcome.shown_first
-    assert "next due on" in outcome.message
-    card.refresh_from_db()
-    assert card.open_attempt is None and Attempt.objects.count() == attempts
+    assert outcome.shown_first
+    profile = practice.get_profile(learner)
+    assert practice.practice_queue(learner, profile, now).card.pk == card.pk
 
 
 def test_it_refuses_a_problem_not_in_the_bank(course_bank, learner):

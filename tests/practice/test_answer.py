@@ -199,3 +199,15 @@ def test_it_limits_how_fast_answers_come(practising, settings):
     assert response.status_code == 429
     assert "Slow down" in response.content.decode()
     assert Review.objects.count() == 0
+
+
+def test_it_records_a_chosen_card_that_was_not_due_as_extra_practice(practising, carded):
+    from trainer.practice import services
+
+    attempt = open_attempt_of(practising)
+    _post(practising, attempt, right_answers(attempt))
+    assert Card.objects.get().due_at > timezone.now()
+    services.practise_now(carded, 3, timezone.now())
+    again = open_attempt_of(practising)
+    _post(practising, again, right_answers(again))
+    assert Review.objects.get(attempt=again).kind == Review.Kind.EXTRA

@@ -26,7 +26,7 @@ from problems.models import Attempt, PartAnswer, Problem
 from trainer.plan.curriculum import load_curriculum
 from trainer.plan.models import GoalTick, PlanStart
 from trainer.practice import services as practice
-from trainer.practice.models import Card, Review
+from trainer.practice.models import Review
 
 NOT_STARTED = "not started"
 IN_PROGRESS = "in progress"
@@ -233,43 +233,9 @@ class PractiseOutcome:
 
 
 def practise(user, number, now):
-    """Put a problem into the learner's practice if it is not there yet, and make it the
-    question practice shows next when the schedule allows: a card never reviewed moves to the
-    front of the new cards (the learner chose it), and a due one comes first. A card that is not
-    due, or a new one beyond today's new-card limit, waits; the message says why."""
-    practice.introduce(user, [number], now)
-    card = Card.objects.filter(user=user, problem__number=number).select_related("problem").first()
-    if card is None:
-        raise PlanError(f"Problem {number} is not in the bank yet, so it cannot be practised.")
-    profile = practice.get_profile(user)
-    queue = practice.practice_queue(user, profile, now)
-    if queue.card is not None and queue.card.pk == card.pk:
-        return PractiseOutcome(True, f"Problem {number} is next in your practice.")
-    with transaction.atomic():
-        if card.last_reviewed_at is None:
-            # Shifting only the cards ahead of it keeps the ranks distinct and never above
-            # their old maximum, however often a learner does this.
-            Card.objects.filter(
-                user=user, last_reviewed_at__isnull=True, rank__lt=card.rank
-            ).update(rank=F("rank") + 1)
-            Card.objects.filter(pk=card.pk).update(rank=0)
-        if card.open_attempt_id is None:
-            # The drawn question keeps the card first while it is on screen; if the queue does
-            # not hold the card, everything here is undone, so no question waits with a stale
-            # start time.
-            practice.open_attempt(card, now)
-        queue = practice.practice_queue(user, profile, now)
-        if queue.card is not None and queue.card.pk == card.pk:
-            return PractiseOutcome(True, f"Problem {number} is next in your practice.")
-        transaction.set_rollback(True)
-    card.refresh_from_db()
-    if queue.card is not None and queue.card.open_attempt_id:
-        why = "Finish the question already open in practice first; this one follows in its turn."
-    elif card.due_at is not None and card.due_at > now:
-        why = f"It is next due on {card.due_at:%d %b %Y}."
-    else:
-        why = (
-            f"You have started today's {profile.daily_new_limit} new problems; raise the daily "
-            "limit in the practice settings to start it now."
-        )
-    return PractiseOutcome(False, f"Problem {number} is in your practice. {why}")
+    """Open problem `number` in practice now (see `practice.practise_now`)."""
+    try:
+        practice.practise_now(user, number, now)
+    except practice.PracticeError as error:
+        raise PlanError(str(error)) from None
+    return PractiseOutcome(True, f"Problem {number} is next in your practice.")

@@ -88,6 +88,21 @@ def introduce(user, numbers, now):
     return len(cards)
 
 
+def practise_now(user, number, now):
+    """Open a question of problem `number` now, whatever the schedule says (the learner chose
+    it): the card is created if needed, and practice shows this question next."""
+    introduce(user, [number], now)
+    card = (
+        Card.objects.filter(user=user, problem__number=number)
+        .select_related("problem", "open_attempt")
+        .first()
+    )
+    if card is None:
+        raise PracticeError(f"Problem {number} is not in the bank yet, so it cannot be practised.")
+    open_attempt(card, now)
+    return card
+
+
 def introduce_all(user, now):
     numbers = Problem.objects.values_list("number", flat=True)
     return introduce(user, list(numbers), now)
@@ -140,10 +155,19 @@ def practice_queue(user, profile, now, cards=None):
         order=profile.queue_order,
     )
     by_id = {card.pk: card for card in cards}
-    # A card whose variant is already on screen stays first, so a reload shows the same question.
-    ordered = sorted(queue.keys, key=lambda key: by_id[key].open_attempt_id is None)
+    # A question already on screen comes first, so a reload shows it again; that includes one
+    # the learner chose (practise_now) although the schedule did not ask for it yet.
+    open_cards = [
+        card
+        for card in cards
+        if card.open_attempt is not None and card.open_attempt.submitted_at is None
+    ]
+    if open_cards:
+        first = max(open_cards, key=lambda card: card.open_attempt.started_at)
+    else:
+        first = by_id[queue.keys[0]] if queue.keys else None
     return QueueView(
-        card=by_id[ordered[0]] if ordered else None,
+        card=first,
         due_total=queue.due_total,
         new_left=len(queue.new_keys),
         redrills=len(queue.redrill_keys),
