@@ -2,8 +2,10 @@
 
 Accepted: ``1.07e12``, ``1.07 × 10^12`` (also ``x``, ``*``, ``·``, ``10**12``, ``10¹²``),
 ``1,070`` (commas group thousands), ``.5``, ``-3``, ``1.2 million``, ``1.07 TB``, ``996 GiB``,
-``3.2 ms``, ``45 tok/s``, ``$1.20``, ``$2.50/h``, ``12%``, ``2.8×``, ``8 GPUs``. A bare number
-is in the part's unit. Anything else raises `ParseError` with a message that says exactly what
+``3.2 ms``, ``45 tok/s``, ``$1.20``, ``$2.50/h``, ``12%``, ``2.8×``, ``8 GPUs``, ``0.68 m``. A bare
+number is in the part's unit, and so is a bare amount of money (``$0.59``, ``59 cents``) for a part
+in money per something (``$/Mtok``, ``$/h``, ``$/1k req``): "what does a million tokens cost" is
+naturally answered "$0.59". Anything else raises `ParseError` with a message that says exactly what
 was wrong; a parse error costs the learner nothing.
 """
 
@@ -12,7 +14,7 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from .errors import ParseError
-from .units import TIMES_SIGNS, UnitSpec, display_unit, parse_unit, same_noun
+from .units import MONEY, TIMES_SIGNS, UnitSpec, display_unit, money_scale, parse_unit, same_noun
 
 MAX_ANSWER_LENGTH = 100
 MAX_EXPONENT = 300
@@ -155,9 +157,13 @@ def _convert(value: float, unit_text: str, part_unit: UnitSpec, cleaned: str) ->
         except ParseError as error:
             message = error.message if error.message.endswith(("?", ".")) else error.message + "."
             raise ParseError(f"Unknown unit in '{cleaned}': {message}") from None
-    if typed.dimensions != part_unit.dimensions:
+    if typed.dimensions == MONEY and (scale := money_scale(part_unit)) is not None:
+        # "$0.59" for a part in $/Mtok: dollars per the part's own "per" term.
+        converted = value * typed.factor / scale
+    elif typed.dimensions != part_unit.dimensions:
         raise ParseError(f"'{cleaned}' is {typed.phrase}, but this part asks for {asked}.")
-    converted = value * typed.factor / part_unit.factor
+    else:
+        converted = value * typed.factor / part_unit.factor
     if not math.isfinite(converted):
         raise ParseError(f"'{cleaned}' is too large.")
     return converted

@@ -11,7 +11,10 @@ For each seed 0..seeds-1 the scenario is drawn and checked:
 - each part has a worked step that concludes it, and the number that step shows, read back by
   the answer parser, grades correct;
 - misconceptions: the share of seeds on which one coincides with the key (allowed; it is
-  suppressed there) and on which two coincide with each other is reported.
+  suppressed there) is reported, and a warning names two explicit ones (the part's own or
+  `use:` entries) that give the same value. One that coincides with an automatic unit-level
+  entry (bits/bytes, GB/GiB, ms/s, %) is not warned about: the part's entry comes first and wins
+  by design, which is the better diagnosis.
 
 The report is JSON-able: ``{"key", "version", "ok", "seeds_checked", "errors": [{"seed",
 "part", "message"}], "warnings", "coincidences", "acceptance_rate"}``.
@@ -208,7 +211,7 @@ def _check_part(variant, part, seed, report, coincide, collide) -> None:
             category="range",
         )
     width = part.tolerance.half_width(key)
-    seen: list[tuple[str, float]] = []
+    seen: list[tuple[str, float]] = []  # explicit misconceptions' values so far
     for misconception in part.misconceptions:
         try:
             values, local = misconception.values(variant.env, variant.keys[part.key])
@@ -228,6 +231,8 @@ def _check_part(variant, part, seed, report, coincide, collide) -> None:
                     coincide.get((part.key, misconception.tag), 0) + 1
                 )
                 continue
+            if misconception.origin == "unit":
+                continue  # listed after the explicit ones, so they win where it coincides
             for other_tag, other in seen:
                 if other_tag != misconception.tag and part.tolerance.accepts(value, other):
                     pair = (part.key, other_tag, misconception.tag)

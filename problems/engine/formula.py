@@ -70,6 +70,19 @@ def _log10(x):
     return math.log10(x)
 
 
+def _gamma(x):
+    _need(
+        not (x <= 0 and x == math.floor(x)),
+        f"Γ(x) is undefined at 0 and at the negative whole numbers, got {x}",
+    )
+    return math.gamma(x)
+
+
+def _lgamma(x):
+    _need(x > 0, f"ln Γ(x) needs x > 0, got {x}")
+    return math.lgamma(x)
+
+
 def _round(x, digits=0):
     _need(digits == int(digits) and abs(digits) <= 15, "round() keeps between -15 and 15 digits")
     rounded = Decimal(repr(float(x))).quantize(Decimal(1).scaleb(-int(digits)), ROUND_HALF_UP)
@@ -94,6 +107,8 @@ BUILTINS: dict[str, tuple[Callable, int, int, str]] = {
     "log2": (_log2, 1, 1, "log2(x): the base-2 logarithm of x > 0"),
     "log10": (_log10, 1, 1, "log10(x): the base-10 logarithm of x > 0"),
     "exp": (math.exp, 1, 1, "exp(x): e to the power x"),
+    "gamma": (_gamma, 1, 1, "gamma(x): Γ(x), with Γ(n) = (n − 1)! (x not 0 or a negative whole)"),
+    "lgamma": (_lgamma, 1, 1, "lgamma(x): ln Γ(x) for x > 0 (for large x, where Γ overflows)"),
     "clip": (_clip, 3, 3, "clip(x, low, high): x limited to [low, high]"),
 }
 

@@ -1,8 +1,8 @@
 """Units of the domain: one Pint registry, a small safe unit-expression reader, conversions.
 
 Every value a formula computes is in base units: bytes, seconds, FLOP, tokens, requests, USD,
-watts (and products of these: B/s, FLOP/s, tok/s, $/s). A part's `unit` is only how its answer is
-shown and read; `UnitSpec.factor` is the number of base units in one display unit
+watts, metres (and products of these: B/s, FLOP/s, tok/s, $/s, m/s). A part's `unit` is only how
+its answer is shown and read; `UnitSpec.factor` is the number of base units in one display unit
 (GB -> 1e9, GiB -> 2**30, ms -> 1e-3, % -> 0.01).
 
 Unit expressions are read by our own tokenizer, not by Pint's expression parser, because that
@@ -56,6 +56,8 @@ _PHRASES: dict[Dimensions, str] = {
     (("[power]", 1),): "a power",
     (("[power]", 1), ("[time]", 1)): "an energy",
     (("[time]", -1),): "a rate (per time)",
+    (("[length]", 1),): "a length",
+    (("[length]", 1), ("[time]", -1)): "a speed",
 }
 
 _BASE_SYMBOLS = {
@@ -66,6 +68,7 @@ _BASE_SYMBOLS = {
     "[request]": "req",
     "[currency]": "USD",
     "[power]": "W",
+    "[length]": "m",
 }
 
 # Shown when a unit is unknown: the spellings people mean.
@@ -118,6 +121,9 @@ COMMON_UNITS = (
     "kW",
     "kWh",
     "J",
+    "m",
+    "cm",
+    "km",
 )
 
 
@@ -305,6 +311,24 @@ def _suggestion(name: str) -> str:
     if not close:
         return ""
     return " (did you mean " + " or ".join(close) + "?)"
+
+
+MONEY: Dimensions = (("[currency]", 1),)
+_PER = re.compile(r"/|\bper\b")
+
+
+@lru_cache(maxsize=256)
+def money_scale(unit: UnitSpec) -> float | None:
+    """For a money-per-something unit ("$/Mtok", "cents per 1k tokens", "$/h"), the size in USD of
+    its money term (1 for "$", 0.01 for "cents"); None for any other unit."""
+    if unit.noun or unit.dimensions == MONEY or ("[currency]", 1) not in unit.dimensions:
+        return None
+    numerator = _PER.split(unit.text, maxsplit=1)[0].strip()
+    try:
+        money = parse_unit(numerator)
+    except ParseError:
+        return None
+    return money.factor if money.dimensions == MONEY else None
 
 
 _NOUN = re.compile(r"^[A-Za-z][A-Za-z-]{0,30}$")

@@ -59,6 +59,20 @@ GB, GiB, TB, TiB, KiB = 1e9, 2**30, 1e12, 2**40, 2**10
         ("3 micro-batches", "micro-batches", 3),
         ("320 KiB", "B", 320 * KiB),
         ("1.5 kWh", "J", 5.4e6),
+        ("0.68 m", "metres", 0.68),
+        ("68 cm", "metres", 0.68),
+        ("0.68", "metres", 0.68),
+        ("0.68 metres", "m", 0.68),
+        ("0.68 meters", "m", 0.68),
+        ("0.0012 km", "m", 1.2),
+        ("680 mm", "m", 0.68),
+        ("10.8 km/h", "m/s", 3),
+        ("$0.59", "$/Mtok", 0.59),  # a bare amount of money, per the part's own "per" term
+        ("59 cents", "$/Mtok", 0.59),
+        ("$2.50", "$/h", 2.5),
+        ("$0.667", "$/1k req", 0.667),
+        ("$3", "cents per 1k tokens", 300),
+        ("$590/Gtok", "$/Mtok", 0.59),
     ],
 )
 def test_it_reads_numbers_and_units_as_people_type_them(typed, unit, expected):
@@ -116,6 +130,20 @@ def test_it_reads_numbers_and_units_as_people_type_them(typed, unit, expected):
         ("1e999", "", "'1e999' is out of range (the exponent is over 300)."),
         ("9" * 101, "", "The answer is too long (over 100 characters)."),
         ("-$-3", "$", "'-$-3' has two signs."),
+        ("0.68 s", "metres", "'0.68 s' is a time, but this part asks for a length in metres."),
+        ("3 m/s", "m", "'3 m/s' is a speed, but this part asks for a length in m."),
+        ("$3", "GB", "'$3' is an amount of money, but this part asks for an amount of data in GB."),
+        (
+            "3 tok",
+            "$/Mtok",
+            "'3 tok' is a number of tokens, but this part asks for a cost per token in $/Mtok.",
+        ),
+        (
+            "500 mB",
+            "MB",
+            "Unknown unit in '500 mB': 'mB' would mean millibytes, a fraction of one "
+            "byte (did you mean MB or Mb?).",
+        ),
     ],
 )
 def test_malformed_answers_say_exactly_what_was_wrong(typed, unit, message):
@@ -141,6 +169,9 @@ UNITS = [
     "×",
     "FLOP/s",
     "$/Mtok",
+    "metres",
+    "m/s",
+    "$/1k req",
 ]
 
 

@@ -151,6 +151,29 @@ def test_a_misconception_equal_to_the_key_on_every_seed_is_a_warning():
     assert any("'same-thing' equals the key on every seed" in w for w in report["warnings"])
 
 
+def test_only_two_explicit_misconceptions_that_coincide_are_warned_about():
+    # Llama-3-70B has 64 query heads over 8 KV heads: `query-heads-for-kv-heads` (key × 8) is
+    # also the automatic `bits-vs-bytes` there. The part's entry wins by design: no warning.
+    def pin_70b(data):
+        data["params"]["model"] = {"model": ["llama-3-70b"]}
+
+    report = report_of(pin_70b, seeds=50)
+    assert report["ok"]
+    assert not [w for w in report["warnings"] if "kv_per_token" in w], report["warnings"]
+
+    def add_explicit_twin(data):
+        pin_70b(data)
+        data["parts"][0]["misconceptions"].append(
+            {"tag": "eight-times", "formula": "key * 8", "feedback": "Eight times too much."}
+        )
+
+    report = report_of(add_explicit_twin, seeds=50)
+    assert [w for w in report["warnings"] if "kv_per_token" in w] == [
+        "part 'kv_per_token': misconceptions 'query-heads-for-kv-heads' and 'eight-times' give "
+        "the same value on 50 of 50 seeds ('query-heads-for-kv-heads' is reported there)"
+    ]
+
+
 def test_check_problem_covers_every_scenario():
     data = yaml.safe_load(PROBLEM_3)
     second = copy.deepcopy(data["scenarios"][0])

@@ -224,3 +224,18 @@ def test_the_example_in_format_md_loads_and_passes_its_check():
     assert report["ok"], report["errors"]
     variant = draw_variant(scenario, 0)
     assert variant.text.startswith(f"You serve {variant.env['model'].name} to ")
+
+
+def test_gamma_gives_the_factor_of_the_pareto_expected_maximum():
+    # Problem 6 used to recover Γ(1 − 1/α) from the estimator's expected maximum over a million
+    # draws; the builtin gives it directly, and the two agree for α in [1.5, 3].
+    names = {"shape": NUMBER}
+    catalogue = default_catalogue()
+    builtin = compile_formula("gamma(1 - 1 / shape)", names, catalogue)
+    recovered = compile_formula(
+        "expected_max_pareto(1, shape, 1e6) / 1e6 ** (1 / shape)", names, catalogue
+    )
+    for tenths in range(15, 31):
+        env = {"shape": tenths / 10}
+        assert builtin.evaluate(env) == pytest.approx(recovered.evaluate(env), rel=1e-6)
+    assert builtin.evaluate({"shape": 2}) == pytest.approx(math.sqrt(math.pi))  # Γ(1/2)

@@ -77,6 +77,11 @@ def test_speculative_decoding_expectation_from_the_reference():
         ("log2(1024)", 10),
         ("log10(1000)", 3),
         ("exp(0)", 1),
+        ("gamma(5)", math.factorial(4)),
+        ("gamma(0.5) ** 2", math.pi),  # Γ(1/2) = √π
+        ("gamma(-0.5)", -2 * math.sqrt(math.pi)),  # Γ(x) = Γ(x + 1) / x
+        ("lgamma(101)", math.log(math.factorial(100))),
+        ("exp(lgamma(6))", 120),
         ("clip(250, 0, users)", 100),
         ("1 if users > 50 else 2", 1),
         ("1 if 0 < alpha < 1 else 2", 1),
@@ -118,6 +123,13 @@ def test_evaluation_errors_are_plain_and_name_the_sub_expression():
     assert "square root of a negative number" in refusal("sqrt(-users)")
     assert "logarithm needs a positive number" in refusal("log(users - 100)")
     assert "too large" in refusal("exp(users * 10)")
+    assert refusal("gamma(users - 100)") == (
+        "gamma(): Γ(x) is undefined at 0 and at the negative whole numbers, got 0"
+    )
+    assert "undefined at 0 and at the negative whole numbers, got -3" in refusal("gamma(-3)")
+    assert refusal("gamma(users * 2)") == "'gamma(users * 2)' is too large"  # Γ(200)
+    assert refusal("lgamma(100 - users)") == "lgamma(): ln Γ(x) needs x > 0, got 0"
+    assert refusal("gamma(users, 2)") == "gamma() takes 1 argument(s), got 2"
     assert "negative number" in refusal("(-users) ** 0.5")
 
 

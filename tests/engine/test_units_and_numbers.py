@@ -54,6 +54,17 @@ FACTORS = {
     "W": 1,
     "kW": 1e3,
     "kWh": 3.6e6,
+    "m": 1,
+    "metre": 1,
+    "metres": 1,
+    "meters": 1,
+    "cm": 0.01,
+    "centimetres": 0.01,
+    "mm": 1e-3,
+    "km": 1e3,
+    "m/s": 1,
+    "km/h": 1 / 3.6,
+    "$/1k req": 1e-3,
 }
 
 
@@ -69,6 +80,16 @@ def test_units_of_one_kind_share_a_dimension_and_others_do_not():
     assert parse_unit("TFLOPS").dimensions != parse_unit("TFLOP").dimensions
     assert parse_unit("tok/s").dimensions != parse_unit("req/s").dimensions
     assert parse_unit("%").dimensions == ()
+
+
+def test_a_lone_m_is_the_metre_and_m_before_a_unit_is_still_milli():
+    assert parse_unit("m").dimensions == (("[length]", 1),)
+    assert parse_unit("ms").dimensions == (("[time]", 1),)
+    assert parse_unit("mW").factor == pytest.approx(1e-3)
+    assert parse_unit("m/s").dimensions == (("[length]", 1), ("[time]", -1))
+    assert display_unit("metres").noun is None  # a length now, no longer a counted noun
+    with pytest.raises(ParseError, match="millibytes"):
+        parse_unit("mB")
 
 
 def test_counted_nouns_and_typos_are_told_apart():
