@@ -6,6 +6,11 @@ Targets (issue 4): drawing a variant and grading all its parts under 2 ms median
 scenario over 1,000 seeds under 1 s. The scenario is the engine's Problem 3 example
 (tests/engine/problem3.yaml: four parts, a given value, a constraint, misconceptions on every
 part), run against problems.estimator's catalogues and registered functions.
+
+The unit tests assert no wall-clock times (a shared machine makes them flaky) except the attack
+corpus's 100 ms per payload; the speeds they used to assert are measured here instead: formula
+evaluation, a 1,000-seed check, the refusal of an unsatisfiable constraint space, and the YAML
+loader's refusal of an alias bomb, deep nesting and an over-long list.
 """
 
 import statistics
@@ -18,12 +23,16 @@ sys.path.insert(0, str(ROOT))
 
 from problems.engine import (  # noqa: E402
     FormulaError,
+    SamplingError,
+    ScenarioError,
     check_scenario,
     compile_formula,
     default_catalogue,
     draw_variant,
     grade_answers,
     load_problem_yaml,
+    load_scenario,
+    load_yaml,
 )
 from problems.engine.catalogue import NUMBER  # noqa: E402
 from problems.estimator import catalogue as estimator  # noqa: E402
@@ -39,6 +48,35 @@ ATTACKS = [
     "kv_bytes_per_token(gpu, dtype)",
     "gpus_needed(1e300, gpu)",
 ]
+
+
+_BOMB = "a: &a [x, x]\n" + "".join(
+    f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}]\n" for i in range(20)
+)
+YAML_ATTACKS = {
+    "alias bomb": _BOMB,
+    "10,000-deep nesting": "[" * 10_000 + "]" * 10_000,
+    "100-deep nesting": "[" * 100 + "]" * 100,
+    "30,000 values": "[" + "1, " * 30_000 + "]",
+}
+
+
+def slowest_refusal(function, cases, error):
+    """The longest time `function` takes to refuse any of `cases` (each the best of 5 runs)."""
+    worst = 0.0
+    for case in cases:
+        best = float("inf")
+        for _ in range(5):
+            start = time.perf_counter()
+            try:
+                function(case)
+            except error:
+                pass
+            else:
+                raise AssertionError(f"not refused: {str(case)[:40]}")
+            best = min(best, time.perf_counter() - start)
+        worst = max(worst, best)
+    return worst
 
 
 def answers_for(variant, round_trip: bool) -> dict[str, str]:
@@ -128,6 +166,20 @@ def main():
             raise AssertionError(f"not refused: {payload[:40]}")
         worst_attack = max(worst_attack, time.perf_counter() - start)
 
+    # An unsatisfiable space: every one of the 100 attempts drawn and rejected, then refused.
+    empty = load_scenario(
+        {
+            "key": "empty",
+            "title": "No variant",
+            "params": {"users": {"int": [1, 10]}},
+            "constraints": [{"formula": "users > 10", "message": "more than ten users"}],
+            "text": "x",
+            "parts": [{"key": "p", "prompt": "?", "answer": "1"}],
+        }
+    )
+    empty_space = slowest_refusal(lambda seed: draw_variant(empty, seed), range(20), SamplingError)
+    yaml_refusal = slowest_refusal(load_yaml, YAML_ATTACKS.values(), ScenarioError)
+
     def ms(seconds):
         return f"{seconds * 1000:9.3f} ms"
 
@@ -149,6 +201,10 @@ def main():
     print(f"evaluate a compiled formula: arithmetic             {evaluations[0] * 1e6:9.2f} µs")
     print(f"evaluate a compiled formula: registered function    {evaluations[1] * 1e6:9.2f} µs")
     print(f"slowest refusal of {len(ATTACKS)} attack payloads             {ms(worst_attack)}")
+    print(f"refuse an empty constraint space (100 attempts)     {ms(empty_space)}")
+    print(
+        f"slowest refusal of {len(YAML_ATTACKS)} YAML attacks (bomb, nesting)   {ms(yaml_refusal)}"
+    )
 
 
 if __name__ == "__main__":

@@ -140,7 +140,12 @@ CASES = [
         "batching",
         "chunked_prefill_max_stall",
         dict(model=L8, gpu=H100, weight_format=BF16, kv_format=BF16),
-        dict(prompt_tokens=integers(1000, 200_000), chunk_tokens=integers(512, 8192)),
+        dict(
+            prompt_tokens=integers(1000, 200_000),
+            chunk_tokens=integers(512, 8192),
+            tensor_parallel=choice([1, 2, 4, 8]),
+            efficiency=uniform(0.3, 0.7),
+        ),
     ),
     (
         "admission",

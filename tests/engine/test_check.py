@@ -1,8 +1,11 @@
-"""Checking a scenario over many seeds: what it catches, its report, its speed."""
+"""Checking a scenario over many seeds: what it catches and its report.
+
+How long a 1,000-seed check takes is measured by bench/engine.py, not asserted here: a timing
+assertion on a shared machine fails when the machine is busy, not when the code is slow.
+"""
 
 import copy
 import json
-import time
 
 import yaml
 
@@ -37,18 +40,6 @@ def test_the_example_problem_passes_with_the_bank_check_shape():
     coincidences = {(c["part"], c["tag"]): c["fraction"] for c in scenario["coincidences"]}
     assert 0 < coincidences[("gpus_for_cache", "all-memory-usable")] < 1
     json.dumps(report)
-
-
-def test_a_thousand_seeds_take_well_under_a_second():
-    scenario = PROBLEM.scenario()
-    best = min(_timed(lambda: check_scenario(scenario, 1000)) for _ in range(2))
-    assert best < 1.0, best
-
-
-def _timed(function):
-    start = time.perf_counter()
-    function()
-    return time.perf_counter() - start
 
 
 def test_a_step_that_disagrees_with_the_key_is_reported():

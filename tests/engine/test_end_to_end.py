@@ -98,12 +98,9 @@ def test_the_course_numbers_come_out_and_grade():
     assert "The weights (141 GB) need memory too." in results["gpus_total"].message
 
 
-def test_the_example_passes_its_check_on_the_real_estimator_in_under_a_second(problem):
-    start = time.perf_counter()
-    report = check_problem(problem, seeds=1000)
-    elapsed = time.perf_counter() - start
+def test_the_example_passes_its_check_on_the_real_estimator(problem):
+    report = check_problem(problem, seeds=1000)  # bench/engine.py records how long this takes
     assert report["ok"], report["scenarios"][0]["errors"]
-    assert elapsed < 2.0  # the benchmark records the time; this only guards against blow-ups
 
 
 SUBPROCESS = """
@@ -171,6 +168,8 @@ ENV = {
 
 @pytest.mark.parametrize("name", sorted(FUNCTIONS))
 def test_wrong_argument_types_into_every_registered_function_are_refused(name):
+    # Part of the attack corpus (issue 4: "wrong argument types into registered functions"),
+    # so each refusal keeps the corpus's bound of well under 100 ms.
     catalogue = default_catalogue()
     function = FUNCTIONS[name]
     wrong = _arguments(function, "", wrong=True)

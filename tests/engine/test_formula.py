@@ -160,24 +160,9 @@ def test_constant_sub_expressions_are_refused_when_the_formula_is_saved():
             compile_formula(source, NAMES, CATALOGUE)
 
 
-def test_a_compiled_formula_evaluates_in_a_few_microseconds():
-    formula = compile_formula(
-        "2 * model.layers * model.kv_heads * model.head_dim * dtype.bytes_per_element"
-        " * context * users",
-        NAMES,
-        CATALOGUE,
-    )
-    runs = 20_000
-    best = math.inf
-    for _ in range(3):
-        start = time.perf_counter()
-        for _ in range(runs):
-            formula.evaluate(ENV)
-        best = min(best, (time.perf_counter() - start) / runs)
-    assert best < 20e-6  # measured about 1.3 µs on the development machines
-
-
-# The attack corpus: every payload refused with a clear message, quickly.
+# The attack corpus: every payload refused with a clear message, each in well under 100 ms (the
+# one wall-clock bound in these tests, because the issue asks for it; bench/engine.py measures
+# the rest: evaluation speed, seed checks, sampling and YAML refusals).
 
 ATTACKS = [
     "__import__('os').system('true')",

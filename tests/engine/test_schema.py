@@ -1,7 +1,6 @@
 """The scenario format: every error reported with its field path, YAML read safely."""
 
 import copy
-import time
 
 import pytest
 import yaml
@@ -188,22 +187,18 @@ def test_yaml_is_read_safely():
     bomb = "a: &a [x, x]\n" + "".join(
         f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}]\n" for i in range(20)
     )
-    start = time.perf_counter()
-    with pytest.raises(ScenarioError):
+    with pytest.raises(ScenarioError):  # bench/engine.py times these refusals
         load_yaml(bomb)
-    assert time.perf_counter() - start < 0.1
     with pytest.raises(ScenarioError, match="larger than"):
         load_yaml("a: " + "x" * 300_000)
     with pytest.raises(ScenarioError, match=r"line 2, column \d+: not valid YAML"):
         load_yaml("a: [1, 2\nb: {")
-    start = time.perf_counter()
     with pytest.raises(ScenarioError, match="nesting depth"):
         load_yaml("[" * 10_000 + "]" * 10_000)
     with pytest.raises(ScenarioError, match="nested more than 40 levels"):
         load_yaml("[" * 100 + "]" * 100)
     with pytest.raises(ScenarioError, match="more than 20000 values"):
         load_yaml("[" + "1, " * 30_000 + "]")
-    assert time.perf_counter() - start < 0.5
     # Python-specific tags are refused by safe_load.
     with pytest.raises(ScenarioError, match="not valid YAML"):
         load_yaml("a: !!python/object/apply:os.system ['true']")

@@ -7,7 +7,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -133,10 +132,8 @@ def test_an_empty_space_is_a_clear_error_naming_the_constraint():
         {"users": {"int": [1, 10]}},
         constraints=[{"formula": "users > 10", "message": "more than ten users"}],
     )
-    start = time.perf_counter()
     with pytest.raises(SamplingError) as caught:
         draw_variant(space, 0)
-    assert time.perf_counter() - start < 0.1
     assert caught.value.constraint == "more than ten users"
     assert "constraint 0 ('users > 10': more than ten users) rejected 100 of them" in str(
         caught.value
