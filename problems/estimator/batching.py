@@ -376,6 +376,8 @@ def chunked_prefill_max_stall(
         other_format,
     )
     chunks = prefill_chunks(prompt_tokens, chunk_tokens)
+    if check.is_scalar(prompt_tokens, chunk_tokens):
+        chunks = float(chunks)  # plain floats keep the checks below on their fast path
     last_cached = (chunks - 1) * chunk_tokens
     last = _chunk_time(
         model,
