@@ -21,6 +21,7 @@ import math
 from dataclasses import dataclass, field
 
 import yaml
+from celery.exceptions import SoftTimeLimitExceeded
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -468,12 +469,13 @@ def run_validation(run_id):
         report = check_scenario(compiled_scenario(version), run.seeds, progress=progress)
     except EngineError as error:
         return _finish(run, ValidationRun.Status.ERROR, {"message": error.message})
+    except SoftTimeLimitExceeded:
+        message = "The check took longer than the time limit; validate fewer seeds."
+        return _finish(run, ValidationRun.Status.ERROR, {"message": message})
     except Exception as error:
         # The run must not stay "running" for ever; the traceback goes to the worker's log.
         logger.exception("validation run %s failed", run.pk)
         message = f"The check stopped with an internal error ({type(error).__name__})."
-        if type(error).__name__ == "SoftTimeLimitExceeded":
-            message = "The check took longer than the time limit; validate fewer seeds."
         return _finish(run, ValidationRun.Status.ERROR, {"message": message})
     status = ValidationRun.Status.PASSED if report["ok"] else ValidationRun.Status.FAILED
     return _finish(run, status, report)

@@ -16,6 +16,7 @@ submitted. Changed attempts get a `regrade_notice` that the learner sees on the 
 """
 
 import json
+from dataclasses import dataclass, field
 
 from django.apps import apps
 from django.db import transaction
@@ -155,14 +156,22 @@ def _regrade_batch(regrade_id, ids, old, new):
             .order_by("pk")
         )
         changes, pending, parts_changed, changed = [], 0, 0, 0
+        switched = []  # attempts whose only change is the key version: one UPDATE for all
+        rows = Rows()
         for attempt in attempts:
-            outcome = _regrade_attempt(attempt, old, new)
+            key_before = attempt.key_version_id
+            outcome = _regrade_attempt(attempt, old, new, rows)
             if outcome == "pending":
                 pending += 1
-            elif outcome is not None:
+            if outcome in ("pending", None) and key_before != new.pk:
+                switched.append(attempt.pk)
+            if outcome not in ("pending", None):
                 changes.append(outcome)
                 parts_changed += len(outcome["parts"])
                 changed += "skipped" not in outcome
+        PartAnswer.objects.bulk_update(rows.to_update, GRADE_FIELDS, batch_size=500)
+        PartAnswer.objects.bulk_create(rows.to_create)
+        Attempt.objects.filter(pk__in=switched).update(key_version=new)
         regrade = Regrade.objects.select_for_update().get(pk=regrade_id)
         regrade.changes = regrade.changes + changes
         regrade.attempts_changed += changed
@@ -173,17 +182,22 @@ def _regrade_batch(regrade_id, ids, old, new):
         )
 
 
-def _regrade_attempt(attempt, old, new):
-    """Regrade one attempt; returns its change entry, "pending" for an open attempt switched to
-    the new key, or None when nothing changed."""
+@dataclass
+class Rows:
+    """Part answers to write for a whole batch at once."""
+
+    to_update: list = field(default_factory=list)
+    to_create: list = field(default_factory=list)
+
+
+def _regrade_attempt(attempt, old, new, rows):
+    """Regrade one attempt; returns its change entry, "pending" for an open attempt (to be
+    graded with the new key when submitted), or None when its grades did not change. Attempts
+    that return "pending" or None still need their key version set by the caller."""
     from trainer.practice.services import grade_typed
 
     if attempt.submitted_at is None:
-        if attempt.key_version_id == new.pk:
-            return None
-        attempt.key_version = new
-        attempt.save(update_fields=["key_version"])
-        return "pending"
+        return None if attempt.key_version_id == new.pk else "pending"
     before = attempt_variant(attempt)
     key_before = attempt.key_version_id
     attempt.key_version = new
@@ -199,7 +213,7 @@ def _regrade_attempt(attempt, old, new):
             "skipped": "; ".join(f"{key}: {message}" for key, message in parse_errors.items()),
             "parts": [],
         }
-    part_changes, to_update, to_create = [], [], []
+    part_changes = []
     for part in parts:
         values = {
             "status": part.status,
@@ -210,7 +224,7 @@ def _regrade_attempt(attempt, old, new):
         }
         row = stored.get(part.key)
         if row is None:
-            to_create.append(PartAnswer(attempt=attempt, part_key=part.key, text="", **values))
+            rows.to_create.append(PartAnswer(attempt=attempt, part_key=part.key, text="", **values))
             continue
         if any(getattr(row, name) != value for name, value in values.items()):
             if (row.status, row.score, row.misconception) != (
@@ -228,17 +242,14 @@ def _regrade_attempt(attempt, old, new):
                 )
             for name, value in values.items():
                 setattr(row, name, value)
-            to_update.append(row)
-    if to_update:
-        PartAnswer.objects.bulk_update(to_update, GRADE_FIELDS)
-    if to_create:
-        PartAnswer.objects.bulk_create(to_create)
+            rows.to_update.append(row)
     score = sum(part.score for part in parts) / len(parts) if parts else 0.0
     score_before = attempt.score
     keys_changed = [
         part.key for part in parts if before.key_text(part.key) != after.key_text(part.key)
     ]
-    fields = ["key_version"] if key_before != new.pk else []
+    # The key version alone is written by the caller, for the whole batch at once.
+    fields = []
     if score_before is None or abs(score - score_before) > 1e-12:
         attempt.score = score
         fields.append("score")
@@ -246,6 +257,8 @@ def _regrade_attempt(attempt, old, new):
         attempt.regrade_notice = _notice(old, new, attempt, parts, part_changes, keys_changed)
         fields.append("regrade_notice")
     if fields:
+        if key_before != new.pk:
+            fields.append("key_version")
         attempt.save(update_fields=fields)
     if "score" in fields and attempt.purpose == Attempt.Purpose.MOCK:
         _refresh_mock_score(attempt)

@@ -223,3 +223,22 @@ def test_the_preview_draws_three_seeds_unless_one_is_pinned(author, draft26):
     assert f"Seed {seeds[0]}" in pinned and "pin it" not in pinned
     bad = author.get(f"/author/versions/{draft26.pk}/preview/?seed=-4")
     assert bad.status_code == 200 and "greater than or equal to 0" in bad.content.decode()
+
+
+def test_a_validation_that_crashes_ends_in_error_not_running(draft26, instructor, monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(authoring, "check_scenario", broken)
+    run = ValidationRun.objects.create(
+        version=draft26,
+        content_hash=draft26.content_hash,
+        seeds=1000,
+        total=1000,
+        requested_by=instructor,
+        created_at=timezone.now(),
+    )
+    authoring.run_validation(run.pk)
+    run.refresh_from_db()
+    assert run.status == "error" and "RuntimeError" in run.report["message"]
+    assert run.finished_at is not None
