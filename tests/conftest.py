@@ -32,12 +32,17 @@ def pytest_configure(config):
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    """Rate-limit counters live in the cache, and user ids repeat between tests."""
+    """Rate-limit counters live in the cache, compiled scenarios in a per-process dict keyed by
+    version id, and ids repeat between tests."""
     from django.core.cache import cache
 
+    from problems import variants
+
     cache.clear()
+    variants._compiled.clear()
     yield
     cache.clear()
+    variants._compiled.clear()
 
 
 EXAMPLE_PROBLEM = Path(__file__).resolve().parent / "engine" / "problem3.yaml"

@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from problems import authoring, variants
+from problems import authoring
 from problems.engine import load_yaml
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "engine" / "problem3.yaml"
@@ -21,15 +21,6 @@ def example_scenario():
 
 def editor_body(definition):
     return authoring.editor_yaml(definition)
-
-
-@pytest.fixture(autouse=True)
-def fresh_compiled_cache():
-    """These tests store the example scenario under problem 26 with ids the next test's
-    database reuses for problem 3; the process-wide cache of compiled versions is keyed by id
-    and content, so it is emptied after each test to keep problem numbers from leaking."""
-    yield
-    variants._compiled.clear()
 
 
 @pytest.fixture

@@ -14,6 +14,7 @@ def clear_expired_sessions():
     acks_late=True,
     reject_on_worker_lost=True,
     time_limit=300,
+    soft_time_limit=270,
 )
 def clear_expired_sessions_task():
     # Idempotent: deleting what is already gone deletes nothing.
