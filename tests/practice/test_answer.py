@@ -211,3 +211,12 @@ def test_it_records_a_chosen_card_that_was_not_due_as_extra_practice(practising,
     again = open_attempt_of(practising)
     _post(practising, again, right_answers(again))
     assert Review.objects.get(attempt=again).kind == Review.Kind.EXTRA
+
+
+def test_it_loads_the_learner_once_per_answer(practising, carded):
+    attempt = open_attempt_of(practising)
+    with CaptureQueriesContext(connection) as queries:
+        assert _post(practising, attempt, wrong_answers(attempt)).status_code == 200
+    users = [q for q in queries.captured_queries if q["sql"].startswith('SELECT "auth_user"')]
+    assert len(users) == 1  # the session's; scheduling the card reuses it
+    assert Review.objects.get().user == carded

@@ -90,3 +90,11 @@ def test_it_waits_while_a_mock_interview_runs(practising, carded):
     assert "A mock interview is running" in response.content.decode()
     attempt.refresh_from_db()
     assert attempt.submitted_at is None
+
+
+def test_it_reads_the_cards_without_the_problems_long_texts(practising, carded):
+    with CaptureQueriesContext(connection) as queries:
+        assert practising.get("/practice/").status_code == 200
+    cards = [q["sql"] for q in queries.captured_queries if 'FROM "practice_card"' in q["sql"]]
+    assert cards and all('"problems_problem"."number"' in sql for sql in cards)
+    assert not any('"problems_problem"."model_answer"' in sql for sql in cards)
