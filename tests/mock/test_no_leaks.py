@@ -43,7 +43,10 @@ def _assert_clean(response, secrets, where):
         assert marker not in text, f"{where} shows {marker!r}"
 
 
-def test_it_shows_no_key_or_verdict_anywhere_before_the_end(fixed_seeds, wide_bank, mocking):
+def test_it_shows_no_key_or_verdict_anywhere_before_the_end(
+    fixed_seeds, wide_bank, mocking, settings
+):
+    settings.ANSWER_RATE_LIMIT = 1000  # this walk sends about 80 answers in a few seconds
     mock = start(mocking)
     secrets = _secrets(mock)
     assert len(mock.items.all()) == 5 and len(secrets) > 60

@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
@@ -5,6 +6,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from trainer.accounts import ratelimit
 from trainer.mock import services
 from trainer.mock.models import Mock
 from trainer.practice.services import get_profile
@@ -94,11 +96,37 @@ def problem(request, mock_id, position):
     return render(request, "mock/mock.html", _clock(request, context, mock))
 
 
+TOO_FAST = "You have sent more than a minute's worth of answers; wait a minute."
+
+
+def _too_fast(request, mock, position, part_key, text, now):
+    """Over the answer rate limit (shared with practice): nothing is recorded, and the box keeps
+    what was typed, with the reason."""
+    item = services.get_item(mock, position)
+    if item is None or part_key not in services.variants.attempt_variant(item.attempt).keys:
+        raise Http404("no such part in this mock")
+    if services.is_over(mock, now):
+        return redirect(_report_url(mock))
+    if request.htmx:
+        part = services.part_view(
+            mock, item, part_key, recorded=False, typed=text[:200], error=TOO_FAST
+        )
+        context = {"mock": mock, "item": item, "part": part}
+        return render(request, "mock/mock.html#part", context, status=429)
+    context = services.running_context(
+        mock, position, now, part_errors={part_key: (text[:200], TOO_FAST)}
+    )
+    return render(request, "mock/mock.html", _clock(request, context, mock), status=429)
+
+
 @login_required
 @require_POST
 def answer(request, mock_id, position, part_key):
     now = timezone.now()
     text = request.POST.get("answer", "")
+    if not ratelimit.allow("answer", request.user.pk, settings.ANSWER_RATE_LIMIT, 60):
+        mock = _get_mock_for_user(request.user, mock_id)
+        return _too_fast(request, mock, position, part_key, text, now)
     outcome = services.record_answer(request.user, mock_id, position, part_key, text, now)
     if outcome.status == services.MISSING:
         raise Http404("no such part in this mock")
