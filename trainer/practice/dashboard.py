@@ -18,7 +18,11 @@ HEATMAP_DAYS = 371
 
 def dashboard(user, profile, now):
     scheduler = services.scheduler_for(profile)
-    cards = list(Card.objects.filter(user=user).select_related("problem", "open_attempt"))
+    cards = list(
+        Card.objects.filter(user=user)
+        .select_related("problem", "open_attempt")
+        .defer(*services.PROBLEM_LONG_TEXTS)
+    )
     queue = services.practice_queue(user, profile, now, cards=cards)
     today = learner_day(now, profile.tz)
     instants = list(

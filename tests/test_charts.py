@@ -1,0 +1,21 @@
+from datetime import date
+
+from trainer import charts
+
+
+def test_it_escapes_every_label_of_a_bar_chart():
+    svg = charts.bar_chart([("<b>", 3, "<i>"), ("plain", 1, "")], title="<t>", unit=" <u>")
+    assert "<b>" not in svg and "<i>" not in svg and "<u>" not in svg and "<t>" not in svg
+    assert "&lt;b&gt;: 3 &lt;u&gt;" in svg
+
+
+def test_it_scales_bars_to_the_tallest():
+    svg = charts.bar_chart([("a", 4, ""), ("b", 2, "")], title="t", height=130)
+    assert 'height="100.0"' in svg and 'height="50.0"' in svg
+
+
+def test_it_draws_a_year_of_days_with_no_style_attributes():
+    svg = charts.heatmap({date(2026, 11, 29): 3}, title="t", last_day=date(2026, 11, 29))
+    assert svg.count("<rect") == 7 * 52 + 7  # 52 full weeks before this Sunday's week
+    assert "2026-11-29: 3 reviews" in svg
+    assert "style=" not in svg
