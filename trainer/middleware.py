@@ -1,7 +1,8 @@
 import logging
 
 from django.db import DatabaseError, InterfaceError, OperationalError
-from django.shortcuts import render
+from django.http import HttpResponse
+from django.template.loader import render_to_string
 
 logger = logging.getLogger(__name__)
 
@@ -26,6 +27,9 @@ class DatabaseUnavailableMiddleware:
             logger.error("database busy: %s", exception)
         else:
             logger.error("database unavailable: %s", exception)
-        response = render(request, "errors/database_unavailable.html", status=503)
+        # Rendered without the request: its context processors read request.user, which needs
+        # the database that just failed (a logged-in visitor would get a 500 instead).
+        page = render_to_string("errors/database_unavailable.html")
+        response = HttpResponse(page, status=503)
         response["Retry-After"] = "5"
         return response

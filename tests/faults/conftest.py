@@ -1,0 +1,223 @@
+"""What the fault tests run against: a Redis of their own (the machine's shared one is never
+stopped), the app served by gunicorn with production settings, Celery workers, and a visitor that
+speaks HTTP like a browser without JavaScript."""
+
+import http.cookiejar
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from problems import variants
+from tests.conftest import CeleryWorker, _database_url
+
+ROOT = Path(__file__).resolve().parents[2]
+REDIS_SERVER = shutil.which("redis-server")
+
+
+@pytest.fixture(autouse=True)
+def fresh_compiled_cache():
+    """Compiled versions are cached per process by id, and ids repeat between test databases."""
+    yield
+    variants._compiled.clear()
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _wait_for(condition, timeout, what):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"{what} within {timeout} s")
+
+
+class OwnRedis:
+    """A redis-server on a free port, appending to a file in its own directory, so that it can be
+    stopped and started again with its data."""
+
+    def __init__(self, directory):
+        self.directory = directory
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process = None
+
+    def _answers(self):
+        try:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as connection:
+                connection.sendall(b"PING\r\n")
+                return connection.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
+
+    def start(self):
+        self.process = subprocess.Popen(
+            [
+                REDIS_SERVER,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "yes",
+                "--dir",
+                str(self.directory),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        _wait_for(self._answers, 10, f"redis-server did not answer on port {self.port}")
+
+    def stop(self):
+        """A clean shutdown: Redis writes its append-only file and exits."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            self.process.wait(10)
+        self.process = None
+
+
+@pytest.fixture
+def own_redis(tmp_path):
+    if REDIS_SERVER is None:
+        pytest.skip("redis-server is not installed: the Redis fault tests did not run")
+    redis = OwnRedis(tmp_path / "redis")
+    redis.directory.mkdir()
+    redis.start()
+    yield redis
+    redis.stop()
+
+
+class AppServer:
+    """gunicorn serving the app as production does (one sync worker, which keeps its database
+    connection between requests), on Redis at `redis_url` and on the test database."""
+
+    def __init__(self, redis_url, log_path):
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = open(log_path, "w")  # noqa: SIM115 - closed in stop()
+        env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "tests.faults.server_settings",
+            "DEBUG": "0",
+            "REDIS_URL": redis_url,
+            "DATABASE_URL": _database_url(),
+            "ALLOWED_HOSTS": "127.0.0.1",
+            "SECURE_SSL_REDIRECT": "0",
+            "SESSION_COOKIE_SECURE": "0",
+            "CSRF_COOKIE_SECURE": "0",
+            "LOG_LEVEL": "WARNING",
+        }
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                "trainer.wsgi",
+                "--bind",
+                f"127.0.0.1:{self.port}",
+                "--workers",
+                "1",
+                "--timeout",
+                "60",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+
+        def healthy():
+            try:
+                return urllib.request.urlopen(self.url + "/healthz/", timeout=2).status == 200
+            except OSError:
+                return self.process.poll() is not None
+
+        _wait_for(healthy, 30, "gunicorn did not serve /healthz/")
+        if self.process.poll() is not None:
+            raise AssertionError("gunicorn stopped:\n" + Path(log_path).read_text())
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(20)
+        self.log.close()
+
+
+@pytest.fixture
+def app_server(own_redis, transactional_db, tmp_path):
+    server = AppServer(own_redis.url, tmp_path / "gunicorn.log")
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def worker(own_redis, transactional_db):
+    worker = CeleryWorker(own_redis.url)
+    worker.wait_ready()
+    yield worker
+    worker.stop()
+
+
+class _NoRedirects(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+class Visitor:
+    """A browser without JavaScript: keeps cookies, sends the CSRF token, follows no redirect.
+    Every answer is (status, body, seconds it took)."""
+
+    def __init__(self, server):
+        self.server = server
+        self.cookies = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(
+            urllib.request.HTTPCookieProcessor(self.cookies), _NoRedirects()
+        )
+
+    def _send(self, request):
+        started = time.monotonic()
+        try:
+            with self.opener.open(request, timeout=60) as response:
+                status, body = response.status, response.read().decode()
+        except urllib.error.HTTPError as error:
+            status, body = error.code, error.read().decode()
+        return status, body, time.monotonic() - started
+
+    def get(self, path):
+        return self._send(self.server.url + path)
+
+    def post(self, path, data=None):
+        token = next((c.value for c in self.cookies if c.name == "csrftoken"), None)
+        if token is None:
+            self.get("/accounts/login/")
+            token = next(c.value for c in self.cookies if c.name == "csrftoken")
+        body = urllib.parse.urlencode({"csrfmiddlewaretoken": token, **(data or {})}).encode()
+        return self._send(urllib.request.Request(self.server.url + path, data=body))
+
+    def log_in(self, username, password):
+        status, body, _ = self.post(
+            "/accounts/login/", {"username": username, "password": password}
+        )
+        assert status == 302, body
+        return self
+
+
+def attempt_id_on(body):
+    return int(re.search(r"/practice/attempts/(\d+)/answer/", body).group(1))
