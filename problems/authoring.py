@@ -506,6 +506,32 @@ def passing_run(version):
     )
 
 
+def requeue_stalled(before):
+    """Send again the validations and regrades queued before `before` and still queued: their
+    message was lost (the broker was down when the request sent it, or restarted without its
+    data). Both tasks are idempotent: a copy of a message that was only late finds its work
+    finished and leaves it alone. Returns the ids sent, {"validations": [...], "regrades": [...]}.
+    """
+    from problems.models import Regrade
+    from problems.tasks import regrade_attempts, validate_version
+
+    runs = list(
+        ValidationRun.objects.filter(
+            status=ValidationRun.Status.QUEUED, created_at__lt=before
+        ).values_list("pk", flat=True)
+    )
+    regrades = list(
+        Regrade.objects.filter(status=Regrade.Status.QUEUED, created_at__lt=before).values_list(
+            "pk", flat=True
+        )
+    )
+    for run_id in runs:
+        validate_version.apply_async((run_id,), ignore_result=True)
+    for regrade_id in regrades:
+        regrade_attempts.apply_async((regrade_id,), ignore_result=True)
+    return {"validations": runs, "regrades": regrades}
+
+
 # Publishing.
 
 

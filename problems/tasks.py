@@ -5,6 +5,8 @@ finished validation or regrade is left alone, an interrupted one starts again (v
 continues after its committed batches (regrade), and statistics are replaced whole.
 """
 
+from datetime import timedelta
+
 from celery import shared_task
 from django.utils import timezone
 
@@ -12,6 +14,7 @@ from problems import authoring, regrade, stats
 
 VALIDATION_TIME_LIMIT = 10 * 60
 LONG_TIME_LIMIT = 14 * 60  # under the app's default, which the visibility timeout exceeds
+STALLED_AFTER = timedelta(minutes=5)  # queued that long with workers running: the message is lost
 
 
 @shared_task(
@@ -50,3 +53,9 @@ def problem_statistics(actor_id=None):
 
     actor = get_user_model().objects.filter(pk=actor_id).first() if actor_id else None
     return stats.compute_statistics(timezone.now(), actor=actor)
+
+
+@shared_task(name="problems.tasks.requeue_stalled", time_limit=60, soft_time_limit=50)
+def requeue_stalled():
+    """Beat's sweep (every 5 minutes) for work whose message was lost."""
+    return authoring.requeue_stalled(timezone.now() - STALLED_AFTER)

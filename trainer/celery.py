@@ -7,14 +7,25 @@
   hoard messages another worker could run.
 - Every task has a time limit, and Redis's visibility timeout is longer than any of them, so a
   message is never redelivered while its first run is still going.
-- Views enqueue with ``delay_on_commit`` so that a rolled-back request enqueues nothing.
+- Views enqueue with ``delay_on_commit`` so that a rolled-back request enqueues nothing. When
+  the broker is down then, the request still succeeds (what it committed stays, in a "queued"
+  state) and the failure is logged; ``problems.tasks.requeue_stalled``, run by beat, sends such
+  work again once Redis is back. The web never reads these tasks' results, so it sends them
+  without one (no round trip to the result store, which is Redis too).
 - Without REDIS_URL (``make run`` on a laptop) tasks run eagerly, in-process.
 """
 
+import functools
+import logging
 import os
 
 from celery import Celery
+from celery.contrib.django.task import DjangoTask
 from celery.schedules import crontab
+from django.db import transaction
+from kombu.exceptions import OperationalError
+
+logger = logging.getLogger(__name__)
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "trainer.settings")
 
@@ -26,7 +37,21 @@ if VISIBILITY_TIMEOUT <= TASK_TIME_LIMIT:
         "is handed to a second worker"
     )
 
-app = Celery("trainer")
+
+class Task(DjangoTask):
+    def delay_on_commit(self, *args, **kwargs):
+        transaction.on_commit(functools.partial(self._send_committed, args, kwargs))
+
+    def _send_committed(self, args, kwargs):
+        try:
+            self.apply_async(args, kwargs, ignore_result=True)
+        except OperationalError:
+            logger.exception(
+                "could not enqueue %s%r; it stays queued for the sweep", self.name, args
+            )
+
+
+app = Celery("trainer", task_cls=Task)
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.conf.update(
     worker_prefetch_multiplier=1,
@@ -49,6 +74,10 @@ app.conf.update(
         "problem-statistics": {
             "task": "problems.tasks.problem_statistics",
             "schedule": crontab(hour=2, minute=41),
+        },
+        "requeue-stalled": {
+            "task": "problems.tasks.requeue_stalled",
+            "schedule": 5 * 60,
         },
     },
 )
