@@ -175,6 +175,78 @@ def worker(own_redis, transactional_db):
     worker.stop()
 
 
+class Worker(CeleryWorker):
+    """A `celery worker` like the shared fixture's, with the pool and environment a fault test
+    needs (the shared one runs the solo pool)."""
+
+    def __init__(self, redis_url, *, pool="solo", env=None):
+        import threading
+
+        from celery import Celery
+
+        self.redis_url = redis_url
+        self.output = []
+        self._ready = threading.Event()
+        self.process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "celery",
+                "-A",
+                "trainer",
+                "worker",
+                f"--pool={pool}",
+                "--concurrency=1",
+                "--loglevel=INFO",
+                "--without-gossip",
+                "--without-mingle",
+                "--hostname=fault@%h",
+            ],
+            cwd=ROOT,
+            env={
+                **os.environ,
+                "REDIS_URL": redis_url,
+                "DATABASE_URL": _database_url(),
+                "DEBUG": "0",
+                **(env or {}),
+            },
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        threading.Thread(target=self._read, daemon=True).start()
+        self.client = Celery("fault-client", broker=redis_url, backend=redis_url)
+
+    def children(self):
+        """The pids of the worker's pool processes (prefork)."""
+        pids = []
+        for task in Path(f"/proc/{self.process.pid}/task").iterdir():
+            pids += [int(pid) for pid in (task / "children").read_text().split()]
+        return pids
+
+    def kill(self):
+        """SIGKILL: no clean-up, no acknowledgement, as when the machine or the OOM killer
+        takes the process."""
+        self.process.kill()
+        self.process.wait(10)
+
+
+@pytest.fixture
+def workers(own_redis, transactional_db):
+    """start(pool=..., env=...) -> a Worker, ready; every one is stopped at the end."""
+    started = []
+
+    def start(**options):
+        worker = Worker(own_redis.url, **options)
+        started.append(worker)
+        worker.wait_ready()
+        return worker
+
+    yield start
+    for worker in started:
+        worker.stop()
+
+
 class _NoRedirects(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, *args, **kwargs):
         return None
