@@ -12,11 +12,6 @@ from pathlib import Path
 
 import pytest
 
-# Playwright's sync API keeps an asyncio loop running in this thread while a browser is open, so
-# Django would refuse ORM calls from the test itself ("You cannot call this from an async
-# context"); the tests and the live server really are synchronous.
-os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -51,10 +46,18 @@ def browser():
     from playwright.sync_api import expect, sync_playwright
 
     expect.set_options(timeout=TIMEOUT_MS)
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield chromium
-        chromium.close()
+    # Playwright's sync API keeps an asyncio loop running in this thread while the browser is
+    # open, so Django would refuse ORM calls from the test itself ("You cannot call this from an
+    # async context"); the tests and the live server really are synchronous. Only for as long
+    # as the browser runs: other tests' subprocesses (`check --deploy`) must not inherit it.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            yield chromium
+            chromium.close()
+    finally:
+        del os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"]
 
 
 class Watched:

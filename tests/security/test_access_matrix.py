@@ -331,15 +331,12 @@ def test_another_users_objects_look_like_missing_ones(world, client, other_learn
     """A 404 for another learner's object is the same page as for an id that does not exist,
     so ids cannot be probed."""
     client.force_login(other_learner)
-    for path in (
-        f"/practice/attempts/{world.attempt.pk}/",
-        f"/mock/{world.ended_mock.pk}/report/",
-        f"/mock/{world.running_mock.pk}/problems/1/",
-    ):
-        theirs = client.get(path)
-        missing = client.get(path.replace(f"/{world.attempt.pk}/", "/999999/", 1))
-        if "/mock/" in path:
-            mock_id = world.ended_mock.pk if "report" in path else world.running_mock.pk
-            missing = client.get(path.replace(f"/mock/{mock_id}/", "/mock/999999/", 1))
+    pairs = [
+        (f"/practice/attempts/{world.attempt.pk}/", "/practice/attempts/999999/"),
+        (f"/mock/{world.ended_mock.pk}/report/", "/mock/999999/report/"),
+        (f"/mock/{world.running_mock.pk}/problems/1/", "/mock/999999/problems/1/"),
+    ]
+    for theirs, missing in pairs:
+        theirs, missing = client.get(theirs), client.get(missing)
         assert theirs.status_code == missing.status_code == 404
         assert _without_token(theirs) == _without_token(missing)
