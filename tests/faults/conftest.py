@@ -111,7 +111,7 @@ class AppServer:
     def __init__(self, redis_url, log_path):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.log = open(log_path, "w")  # noqa: SIM115 - closed in stop()
+        self.log = open(log_path, "w")  # closed in stop()
         env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "tests.faults.server_settings",
