@@ -63,6 +63,6 @@ def signup(request):
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        auth.login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+        auth.login(request, user, backend="trainer.accounts.backends.ModelBackend")
         return redirect("/")
     return render(request, "accounts/signup.html", {"form": form})

@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from trainer import charts
 from trainer.practice import services
-from trainer.practice.models import Card, Review
+from trainer.practice.models import Review
 from trainer.srs import forecast_reviews, learner_day, reviews_per_day, streak, weakest
 
 FORECAST_DAYS = 30
@@ -18,11 +18,7 @@ HEATMAP_DAYS = 371
 
 def dashboard(user, profile, now):
     scheduler = services.scheduler_for(profile)
-    cards = list(
-        Card.objects.filter(user=user)
-        .select_related("problem", "open_attempt")
-        .defer(*services.PROBLEM_LONG_TEXTS)
-    )
+    cards = services.learner_cards(user)
     queue = services.practice_queue(user, profile, now, cards=cards)
     today = learner_day(now, profile.tz)
     instants = list(

@@ -32,6 +32,8 @@ from trainer.srs import (
 # A card left open overnight should not count as 14 hours of thinking.
 MAX_ELAPSED_SECONDS = 60 * 60
 BLANK = "blank"
+# SM-2: a quality below 3 restarts the repetitions, a lapse.
+LAPSE_BELOW = 3
 
 
 class PracticeError(Exception):
@@ -39,8 +41,13 @@ class PracticeError(Exception):
 
 
 def get_profile(user):
-    profile, _ = LearnerProfile.objects.get_or_create(user=user)
-    return profile
+    """The learner's profile: usually already loaded with the user by the auth backend."""
+    try:
+        return user.learner_profile
+    except LearnerProfile.DoesNotExist:
+        profile, _ = LearnerProfile.objects.get_or_create(user=user)
+        user.learner_profile = profile
+        return profile
 
 
 def scheduler_for(profile):
@@ -121,6 +128,17 @@ PROBLEM_LONG_TEXTS = (
 )
 
 
+def learner_cards(user):
+    """Every card of the learner with what the queue and the question on screen need, in one
+    query: the problem (without its long texts) and the open attempt with its version (without
+    its definition, which only compiling a version not yet compiled reads)."""
+    return list(
+        Card.objects.filter(user=user)
+        .select_related("problem", "open_attempt__version")
+        .defer(*PROBLEM_LONG_TEXTS, "open_attempt__version__definition")
+    )
+
+
 @dataclass
 class QueueView:
     """What the practice page needs: the card to show, and the day's numbers."""
@@ -138,11 +156,7 @@ def practice_queue(user, profile, now, cards=None):
     """The learner's queue now; `cards` may be passed when the caller has them already."""
     scheduler = scheduler_for(profile)
     if cards is None:
-        cards = list(
-            Card.objects.filter(user=user)
-            .select_related("problem", "open_attempt")
-            .defer(*PROBLEM_LONG_TEXTS)
-        )
+        cards = learner_cards(user)
     counts = Review.objects.filter(user=user, reviewed_at__gte=today_start(profile, now)).aggregate(
         new=Count("id", filter=Q(kind=Review.Kind.NEW)),
         due=Count("id", filter=Q(kind=Review.Kind.DUE)),
@@ -453,11 +467,13 @@ def apply_review(card, attempt, score, *, incomplete, elapsed, now, kind=None):
         state_before=card.state,
         scheduler=scheduler.name,
     )
-    _reschedule(card, profile, scheduler, state_before, review, first=True)
+    lapses = int(quality < LAPSE_BELOW and review.kind != Review.Kind.REDRILL)
+    _reschedule(card, profile, scheduler, state_before, review, first=True, lapses=lapses)
     return review
 
 
-def _reschedule(card, profile, scheduler, state_before, review, *, first):
+def _reschedule(card, profile, scheduler, state_before, review, *, first, lapses):
+    """Apply `review` to the card from `state_before`; `lapses` is how many lapses it adds."""
     outcome = scheduler.review(state_before, review.quality, review.reviewed_at)
     card.state = outcome.state.to_dict()
     card.due_at = _due_with_interview(card, profile, scheduler, outcome, review)
@@ -465,9 +481,7 @@ def _reschedule(card, profile, scheduler, state_before, review, *, first):
     card.last_reviewed_at = review.reviewed_at
     if first:
         card.reviews_count += 1
-    card.lapses = (
-        Review.objects.filter(card=card, quality__lt=3).exclude(kind=Review.Kind.REDRILL).count()
-    )
+    card.lapses += lapses
     card.open_attempt = None
     card.save()
 
@@ -524,6 +538,8 @@ def rate(user, review_id, rating, now):
         )
         review.self_rating = int(rating)
         changed = quality != review.quality
+        # A rating can only lower the quality, so it can turn a pass into a lapse, never back.
+        lapses = int(review.quality >= LAPSE_BELOW > quality and review.kind != Review.Kind.REDRILL)
         review.quality = quality
         review.save(update_fields=["self_rating", "quality"])
         if changed:
@@ -537,6 +553,7 @@ def rate(user, review_id, rating, now):
                 scheduler.state_from_dict(review.state_before),
                 review,
                 first=False,
+                lapses=lapses,
             )
         return review
 
