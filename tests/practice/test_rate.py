@@ -59,6 +59,7 @@ def test_it_refuses_a_nonsense_rating(practising):
 def test_it_ignores_another_learners_review(client, practising, other_learner):
     review = _answer_right(practising)
     client.force_login(other_learner)
-    client.post(f"/practice/reviews/{review.pk}/rate/", {"rating": "1"})
+    response = client.post(f"/practice/reviews/{review.pk}/rate/", {"rating": "1"})
+    assert response.status_code == 404
     review.refresh_from_db()
     assert review.self_rating is None

@@ -40,6 +40,10 @@ class PracticeError(Exception):
     """A request that cannot be carried out; the message is for the learner."""
 
 
+class NotFound(PracticeError):
+    """Not the learner's, or not there at all: the two look the same (a 404)."""
+
+
 def get_profile(user):
     """The learner's profile: usually already loaded with the user by the auth backend."""
     try:
@@ -523,7 +527,7 @@ def rate(user, review_id, rating, now):
             .first()
         )
         if review is None:
-            raise PracticeError("This review does not exist.")
+            raise NotFound("This review does not exist.")
         if review.self_rating is not None:
             return review
         newer = Review.objects.filter(card=review.card, reviewed_at__gt=review.reviewed_at)

@@ -143,6 +143,8 @@ def rate(request, review_id):
     if rating:
         try:
             services.rate(request.user, review_id, rating, now)
+        except services.NotFound as error:
+            raise Http404(str(error)) from None
         except services.PracticeError as error:
             messages.error(request, str(error))
     if not request.htmx:
