@@ -265,6 +265,21 @@ class DefinitionCheck:
     def ok(self):
         return self.definition is not None and not self.errors and not self.sample_errors
 
+    @property
+    def failing_draws(self):
+        """Sampled seeds on which no variant could be drawn: a formula that compiles but fails
+        when evaluated (a GPU where a model goes, a negative size, an overflow). A draft may be
+        unfinished, but not one whose formulas fail: it is refused with the reason."""
+        return [
+            error
+            for error in self.sample_errors
+            if error["seed"] is not None and error["part"] is None
+        ]
+
+    @property
+    def savable(self):
+        return self.definition is not None and not self.errors and not self.failing_draws
+
 
 def check_definition(key, title, body, *, problem_number=None, seeds=LIVE_CHECK_SEEDS):
     """Compile the form's definition and check it over `seeds` seeds (see `DefinitionCheck`)."""

@@ -213,7 +213,7 @@ def scenario_new(request, number):
     check = None
     if request.method == "POST":
         check = _check_form(form, problem.number, authoring.LIVE_CHECK_SEEDS)
-        if request.POST.get("action") == "save" and form.is_valid() and not check.errors:
+        if request.POST.get("action") == "save" and form.is_valid() and _savable(form, check):
             try:
                 version = authoring.create_scenario(
                     request.user, problem, check.definition, form.cleaned_data["note"], now
@@ -226,6 +226,16 @@ def scenario_new(request, number):
                 )
                 return redirect(f"/author/versions/{version.pk}/")
     return render(request, "author/scenario_form.html", _editor_context(form, problem, check=check))
+
+
+def _savable(form, check):
+    if check.failing_draws:
+        form.add_error(
+            None,
+            "Not saved: a formula fails when it is evaluated on the sampled variants (see the "
+            "check below). Fix it, then save.",
+        )
+    return check.savable
 
 
 @login_required
@@ -270,7 +280,7 @@ def version_edit(request, version_id):
     check = None
     if request.method == "POST":
         check = _check_form(form, problem.number, authoring.LIVE_CHECK_SEEDS)
-        if request.POST.get("action") == "save" and form.is_valid() and not check.errors:
+        if request.POST.get("action") == "save" and form.is_valid() and _savable(form, check):
             try:
                 authoring.save_draft(
                     request.user, version, check.definition, form.cleaned_data["note"], now
