@@ -119,8 +119,10 @@ class Attempt(models.Model):
     started_at = models.DateTimeField()
     submitted_at = models.DateTimeField(null=True, blank=True)
     score = models.FloatField(null=True, blank=True)
-    # Set by a regrade that changed this attempt's result; cleared when the learner has seen it.
+    # Set by a regrade that changed this attempt's result; the dashboard points the learner to it
+    # until they have opened the attempt.
     regrade_notice = models.TextField(blank=True)
+    regrade_unseen = models.BooleanField(default=False)
 
     class Meta:
         indexes = [

@@ -255,7 +255,8 @@ def _regrade_attempt(attempt, old, new, rows):
         fields.append("score")
     if part_changes or keys_changed or "score" in fields:
         attempt.regrade_notice = _notice(old, new, attempt, parts, part_changes, keys_changed)
-        fields.append("regrade_notice")
+        attempt.regrade_unseen = True
+        fields += ["regrade_notice", "regrade_unseen"]
     if fields:
         if key_before != new.pk:
             fields.append("key_version")

@@ -53,3 +53,10 @@ def attempt_variant(attempt):
 def grade(version, seed, answers):
     """Grade typed answers {part key: text} against the variant: {part key: GradeResult}."""
     return grade_answers(variant_of(version, seed), answers)
+
+
+def mark_regrade_seen(attempt):
+    """The learner has opened a regraded attempt: the dashboard stops pointing to it."""
+    if attempt.regrade_unseen:
+        type(attempt).objects.filter(pk=attempt.pk).update(regrade_unseen=False)
+        attempt.regrade_unseen = False

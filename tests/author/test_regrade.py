@@ -119,11 +119,18 @@ def test_it_regrades_the_attempts_of_the_corrected_version(
     assert by_attempt[right.pk]["parts"][0]["status"] == ["incorrect", "correct"]
     assert by_attempt[lucky.pk]["parts"][0]["status"] == ["correct", "incorrect"]
 
-    # The learner sees the notice on the attempt page, and the corrected key.
+    # The dashboard points the learner to it until they open it; the page shows the notice and
+    # the corrected key.
+    assert right.regrade_unseen
     client.force_login(learner)
+    dashboard = client.get("/").content.decode()
+    assert "Answers regraded" in dashboard and f'href="/practice/attempts/{right.pk}/"' in dashboard
     html = client.get(f"/practice/attempts/{right.pk}/").content.decode()
     assert "corrected the answer key" in html
     assert attempt_variant(right).key_text("kv_total") in html
+    right.refresh_from_db()
+    assert not right.regrade_unseen and "corrected the answer key" in right.regrade_notice
+    assert "Answers regraded" not in client.get("/").content.decode()
     # The regrade report names what changed.
     client.force_login(instructor)
     report = client.get(f"/author/regrades/{item.pk}/").content.decode()

@@ -50,3 +50,12 @@ def test_it_runs_the_same_number_of_queries_with_1_and_1000_reviews(practising, 
     with_one = count()
     add_history(carded, 999)
     assert count() == with_one
+
+
+def test_it_lists_the_latest_answers_with_links(practising):
+    attempt = open_attempt_of(practising)
+    practising.post(f"/practice/attempts/{attempt.pk}/answer/", right_answers(attempt))
+    html = practising.get("/").content.decode()
+    assert "Your latest answers" in html
+    assert f'href="/practice/attempts/{attempt.pk}/"' in html
+    assert "100%" in html

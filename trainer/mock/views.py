@@ -6,6 +6,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from problems.variants import mark_regrade_seen
 from trainer.accounts import ratelimit
 from trainer.mock import services
 from trainer.mock.models import Mock
@@ -199,6 +200,7 @@ def solution(request, mock_id, position):
     context = services.solution_context(mock, position)
     if context is None:
         raise Http404("no such problem in this mock")
+    mark_regrade_seen(context["attempt"])
     return render(request, "mock/solution.html", context)
 
 

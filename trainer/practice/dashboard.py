@@ -1,12 +1,13 @@
 """The numbers and charts of the dashboard, in a constant number of queries.
 
 Queries: the profile, the cards (with their problems), the queue's counts of today's reviews,
-the past year's review instants, and the learner's latest mocks (after ending any whose time is
-up). Everything else is computed from those.
+the past year's review instants, the learner's latest answers and regraded answers, and the latest
+mocks (after ending any whose time is up). Everything else is computed from those.
 """
 
 from datetime import timedelta
 
+from problems.models import Attempt
 from trainer import charts
 from trainer.practice import services
 from trainer.practice.models import Review
@@ -68,6 +69,8 @@ def dashboard(user, profile, now):
         ),
         "reviews_last_year": sum(per_day.values()),
         "interview": _interview(profile, scheduler, cards, states, today),
+        "recent_answers": _recent_answers(user),
+        "regraded": _regraded(user),
         "mocks": _mocks(user, now),
     }
 
@@ -108,3 +111,28 @@ def _interview(profile, scheduler, cards, states, today):
         "days_left": (profile.interview_date - today).days,
         "rows": rows,
     }
+
+
+RECENT_ANSWERS = 10
+
+
+def _answers(user):
+    return (
+        Attempt.objects.filter(user=user, submitted_at__isnull=False)
+        .select_related("version__scenario__problem")
+        .defer(
+            "version__definition", *[f"version__scenario__{f}" for f in services.PROBLEM_LONG_TEXTS]
+        )
+    )
+
+
+def _recent_answers(user):
+    """The learner's latest answers, each a link to its graded page."""
+    return list(_answers(user).order_by("-submitted_at")[:RECENT_ANSWERS])
+
+
+def _regraded(user):
+    """Answers an instructor's corrected key has regraded, not yet opened by the learner."""
+    return list(
+        _answers(user).filter(regrade_unseen=True).order_by("-submitted_at")[:RECENT_ANSWERS]
+    )

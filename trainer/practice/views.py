@@ -6,7 +6,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from problems.variants import attempt_variant
+from problems.variants import attempt_variant, mark_regrade_seen
 from trainer.accounts import ratelimit
 from trainer.mock.services import is_over, running_mock
 from trainer.practice import dashboard as dashboard_numbers
@@ -169,6 +169,7 @@ def attempt_detail(request, attempt_id):
         "notice": attempt.regrade_notice,
     }
     context.update(_result_context(attempt, variant, services.stored_outcomes(attempt), None))
+    mark_regrade_seen(attempt)
     return render(request, "practice/attempt.html", context)
 
 
