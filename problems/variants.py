@@ -7,7 +7,7 @@ by (version id, content hash) for the life of the process.
 
 import secrets
 
-from problems.engine import draw_variant, grade_answers, load_scenario
+from problems.engine import draw_variant, load_scenario
 
 SEED_LIMIT = 2**53  # stays exact in JSON numbers
 CACHE_SIZE = 512
@@ -48,11 +48,6 @@ def attempt_variant(attempt):
     if attempt.key_version_id is None:
         return variant_of(attempt.version, attempt.seed)
     return draw_variant(compiled_scenario(attempt.key_version, attempt.version), attempt.seed)
-
-
-def grade(version, seed, answers):
-    """Grade typed answers {part key: text} against the variant: {part key: GradeResult}."""
-    return grade_answers(variant_of(version, seed), answers)
 
 
 def mark_regrade_seen(attempt):

@@ -30,17 +30,16 @@ def _seeds(version, kv_format, count, start=0):
 def _attempt(user, version, seed, *, right, seconds, now, purpose="practice"):
     """A submitted attempt: every part right, or kv_per_token off by the missing factor 2."""
     attempt = Attempt.objects.create(
-        user=user,
-        version=version,
-        seed=seed,
-        started_at=now - timedelta(seconds=seconds),
-        purpose=purpose,
+        user=user, version=version, seed=seed, started_at=now - timedelta(seconds=seconds)
     )
     variant = variant_of(version, seed)
     answers = {p.key: variant.key_text(p.key) for p in variant.parts}
     if not right:
         answers["kv_per_token"] = f"{variant.answer('kv_per_token') / 2:.6g}"
+    # Graded as practice grades it; a mock's attempt is the same rows with another purpose.
     services.submit(user, attempt.pk, answers, now)
+    Attempt.objects.filter(pk=attempt.pk).update(purpose=purpose)
+    attempt.refresh_from_db()
     return attempt
 
 

@@ -220,3 +220,18 @@ def test_it_loads_the_learner_once_per_answer(practising, carded):
     users = [q for q in queries.captured_queries if q["sql"].startswith('SELECT "auth_user"')]
     assert len(users) == 1  # the session's; scheduling the card reuses it
     assert Review.objects.get().user == carded
+
+
+def test_it_stores_the_value_the_grader_read(practising):
+    attempt = open_attempt_of(practising)
+    answers = right_answers(attempt)
+    answers["part-kv_total"] = "1,070 GB"
+    _post(practising, attempt, answers)
+    assert PartAnswer.objects.get(part_key="kv_total").value == 1.07  # in the part's TB
+
+
+def test_it_refuses_a_mock_attempt_posted_to_practice(practising, carded):
+    attempt = open_attempt_of(practising)
+    type(attempt).objects.filter(pk=attempt.pk).update(purpose="mock")
+    assert _post(practising, attempt, right_answers(attempt)).status_code == 404
+    assert PartAnswer.objects.count() == 0

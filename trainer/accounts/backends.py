@@ -1,4 +1,5 @@
 from django.contrib.auth.backends import ModelBackend as DjangoModelBackend
+from django.contrib.auth.backends import UserModel
 
 
 class ModelBackend(DjangoModelBackend):
@@ -9,15 +10,8 @@ class ModelBackend(DjangoModelBackend):
     """
 
     def get_user(self, user_id):
-        user_model = self.get_user_model()
         try:
-            user = user_model._default_manager.select_related("learner_profile").get(pk=user_id)
-        except user_model.DoesNotExist:
+            user = UserModel._default_manager.select_related("learner_profile").get(pk=user_id)
+        except UserModel.DoesNotExist:
             return None
         return user if self.user_can_authenticate(user) else None
-
-    @staticmethod
-    def get_user_model():
-        from django.contrib.auth import get_user_model
-
-        return get_user_model()

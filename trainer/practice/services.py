@@ -277,6 +277,7 @@ class PartOutcome:
     key_text: str = ""
     accepted: str = ""
     ecf: bool = False
+    value: float | None = None  # what was typed, in the part's unit, as the grader read it
 
 
 @dataclass
@@ -329,6 +330,7 @@ def grade_typed(attempt, answers):
                     result.message,
                     result.misconception,
                     ecf=result.ecf,
+                    value=result.value,
                     **described,
                 )
             )
@@ -344,8 +346,8 @@ def submit(user, attempt_id, answers, now):
             .filter(pk=attempt_id, user=user)
             .first()
         )
-        if attempt is None:
-            raise PracticeError("This question does not exist.")
+        if attempt is None or attempt.purpose != Attempt.Purpose.PRACTICE:
+            raise NotFound("This practice question does not exist.")
         if attempt.submitted_at is not None:
             return Submission(
                 attempt,
@@ -369,7 +371,7 @@ def submit(user, attempt_id, answers, now):
                     attempt=attempt,
                     part_key=part.key,
                     text=part.text,
-                    value=None if part.status == BLANK else _value_of(part),
+                    value=part.value,
                     status=part.status,
                     score=part.score,
                     misconception=part.misconception or "",
@@ -379,34 +381,24 @@ def submit(user, attempt_id, answers, now):
                 for part in parts
             ]
         )
+        card = (
+            Card.objects.select_for_update()
+            .select_related("problem")
+            .filter(user=user, problem=attempt.version.scenario.problem)
+            .first()
+        )
         review = None
-        if attempt.purpose == Attempt.Purpose.PRACTICE:
-            card = (
-                Card.objects.select_for_update()
-                .select_related("problem")
-                .filter(user=user, problem=attempt.version.scenario.problem)
-                .first()
+        if card is not None:
+            card.user = user  # its owner, as filtered: apply_review need not load it again
+            review = apply_review(
+                card,
+                attempt,
+                score,
+                incomplete=any(part.status == BLANK for part in parts),
+                elapsed=min((now - attempt.started_at).total_seconds(), MAX_ELAPSED_SECONDS),
+                now=now,
             )
-            if card is not None:
-                card.user = user  # its owner, as filtered: apply_review need not load it again
-                review = apply_review(
-                    card,
-                    attempt,
-                    score,
-                    incomplete=any(part.status == BLANK for part in parts),
-                    elapsed=min((now - attempt.started_at).total_seconds(), MAX_ELAPSED_SECONDS),
-                    now=now,
-                )
         return Submission(attempt, parts=parts, review=review)
-
-
-def _value_of(part):
-    from problems.engine import parse_answer
-
-    try:
-        return parse_answer(part.text, part.unit)
-    except EngineError:
-        return None
 
 
 def stored_outcomes(attempt):
