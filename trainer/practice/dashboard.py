@@ -11,7 +11,16 @@ from problems.models import Attempt
 from trainer import charts
 from trainer.practice import services
 from trainer.practice.models import Review
-from trainer.srs import forecast_reviews, learner_day, reviews_per_day, streak, weakest
+from trainer.srs import (
+    InterviewCard,
+    ReviewRecord,
+    forecast_reviews,
+    learner_day,
+    plan_interview,
+    reviews_per_day,
+    streak,
+    weakest,
+)
 
 FORECAST_DAYS = 30
 HEATMAP_DAYS = 371
@@ -86,8 +95,6 @@ def _interview(profile, scheduler, cards, states, today):
     """Predicted state of each problem on the interview day (interview-date mode)."""
     if profile.interview_date is None or profile.interview_date <= today:
         return None
-    from trainer.srs import InterviewCard, ReviewRecord, plan_interview
-
     history = {}
     for card_id, quality, reviewed_at in Review.objects.filter(
         card__in=[card.pk for card in cards]
