@@ -7,6 +7,8 @@ mocks (after ending any whose time is up). Everything else is computed from thos
 
 from datetime import timedelta
 
+from django.db.models import F
+
 from problems.models import Attempt
 from trainer import charts
 from trainer.practice import services
@@ -124,12 +126,16 @@ RECENT_ANSWERS = 10
 
 
 def _answers(user):
-    return (
-        Attempt.objects.filter(user=user, submitted_at__isnull=False)
-        .select_related("version__scenario__problem")
-        .defer(
-            "version__definition", *[f"version__scenario__{f}" for f in services.PROBLEM_LONG_TEXTS]
-        )
+    # Plain rows, not model instances: the dashboard shows five fields of each.
+    return Attempt.objects.filter(user=user, submitted_at__isnull=False).values(
+        "pk",
+        "submitted_at",
+        "score",
+        "purpose",
+        "regrade_unseen",
+        number=F("version__scenario__problem__number"),
+        title=F("version__scenario__problem__title"),
+        regraded=F("key_version_id"),
     )
 
 
