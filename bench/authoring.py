@@ -49,7 +49,7 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
-from problems import authoring, stats  # noqa: E402
+from problems import authoring, jobs, stats  # noqa: E402
 from problems.engine import check_scenario, content_hash, load_yaml  # noqa: E402
 from problems.loader import load_bank  # noqa: E402
 from problems.models import (  # noqa: E402
@@ -114,7 +114,7 @@ def wait_for(predicate, timeout=600, interval=0.005):
 def validate_through_worker(actor, version):
     """Seconds from the request to the finished run, and how many progress values were seen."""
     started = time.perf_counter()
-    run = authoring.request_validation(actor, version, 1000, timezone.now())
+    run = jobs.validate(actor, version, 1000, timezone.now())
     seen = set()
 
     def finished():
@@ -251,9 +251,9 @@ def main():
 
         # Regrade through the worker.
         target = example_version
-        run = authoring.request_validation(instructor, target, 1000, timezone.now())
+        run = jobs.validate(instructor, target, 1000, timezone.now())
         wait_for(lambda: ValidationRun.objects.get(pk=run.pk).finished)
-        authoring.publish(instructor, target, timezone.now())
+        jobs.publish(instructor, target, timezone.now())
         # Off by 3%: wrong under the 1% tolerance of kv_total, right under the corrected 5%.
         synthetic_attempts([target], learners, REGRADE_ATTEMPTS, now, wrong_factor=1.03)
         draft = authoring.start_draft(instructor, target.scenario, timezone.now())
@@ -262,10 +262,10 @@ def main():
         definition["parts"][1]["tolerance"] = {"relative": 0.05}
         draft = authoring.save_draft(instructor, draft, definition, "wider", timezone.now())
         assert content_hash(definition) == draft.content_hash
-        run = authoring.request_validation(instructor, draft, 1000, timezone.now())
+        run = jobs.validate(instructor, draft, 1000, timezone.now())
         wait_for(lambda: ValidationRun.objects.get(pk=run.pk).finished)
         started = time.perf_counter()
-        result = authoring.publish(instructor, draft, timezone.now(), [target.pk])
+        result = jobs.publish(instructor, draft, timezone.now(), [target.pk])
         regrade_id = result.regrades[0].pk
         wait_for(lambda: Regrade.objects.get(pk=regrade_id).status == "done")
         elapsed = time.perf_counter() - started

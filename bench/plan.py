@@ -36,8 +36,8 @@ from django.template.loader import render_to_string  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.runner import DiscoverRunner  # noqa: E402
 
+from trainer.curriculum import load_curriculum  # noqa: E402
 from trainer.plan import demos  # noqa: E402
-from trainer.plan.curriculum import load_curriculum  # noqa: E402
 
 # A second input set per demo, so successive requests differ.
 CHANGED = {

@@ -26,6 +26,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from problems import regrade
 from problems.engine import (
     EngineError,
     FieldError,
@@ -42,12 +43,15 @@ from problems.engine import (
 )
 from problems.engine.schema import MAX_YAML_BYTES, PART_FIELDS
 from problems.engine.units import COMMON_UNITS
+from problems.loader import problem_fields
 from problems.models import (
     AuthoringLog,
     Problem,
+    Regrade,
     Scenario,
     ScenarioVersion,
     ValidationRun,
+    publish_version,
 )
 from problems.variants import compiled_scenario
 
@@ -116,23 +120,6 @@ class ImportRejected(AuthoringError):
         super().__init__("The import was rejected; nothing was changed.")
 
 
-def record(actor, action, now, *, problem=None, scenario=None, version=None, **detail):
-    """Add one line to the authoring log."""
-    if version is not None and scenario is None:
-        scenario = version.scenario
-    if scenario is not None and problem is None:
-        problem = scenario.problem
-    return AuthoringLog.objects.create(
-        actor=actor,
-        action=action,
-        problem=problem,
-        scenario=scenario,
-        version=version,
-        detail=detail,
-        at=now,
-    )
-
-
 # Problems.
 
 PROBLEM_VALUES = (
@@ -163,7 +150,7 @@ def create_problem(actor, values, now):
             created_by=actor,
             **{name: values[name] for name in PROBLEM_VALUES},
         )
-        record(actor, Action.CREATE_PROBLEM, now, problem=problem, number=number)
+        AuthoringLog.record(actor, Action.CREATE_PROBLEM, now, problem=problem, number=number)
     return problem
 
 
@@ -182,7 +169,7 @@ def update_problem(actor, problem, values, now):
         for name in changed:
             setattr(problem, name, values[name])
         problem.save()
-        record(actor, Action.EDIT_PROBLEM, now, problem=problem, fields=changed)
+        AuthoringLog.record(actor, Action.EDIT_PROBLEM, now, problem=problem, fields=changed)
     return problem
 
 
@@ -332,7 +319,7 @@ def create_scenario(actor, problem, definition, note, now):
             note=note,
             created_by=actor,
         )
-        record(actor, Action.CREATE_SCENARIO, now, version=version, key=key)
+        AuthoringLog.record(actor, Action.CREATE_SCENARIO, now, version=version, key=key)
     return version
 
 
@@ -350,7 +337,7 @@ def start_draft(actor, scenario, now):
         draft = own_draft(actor, scenario)
         if draft is not None:
             return draft
-        source = scenario.current_version or scenario.versions.order_by("-number").first()
+        source = scenario.published_version or scenario.versions.order_by("-number").first()
         if source is None:
             raise AuthoringError("This scenario has no version to start a draft from.")
         draft = ScenarioVersion.objects.create(
@@ -363,7 +350,7 @@ def start_draft(actor, scenario, now):
             note=f"from v{source.number}",
             created_by=actor,
         )
-        record(actor, Action.START_DRAFT, now, version=draft, source=source.number)
+        AuthoringLog.record(actor, Action.START_DRAFT, now, version=draft, source=source.number)
     return draft
 
 
@@ -398,7 +385,7 @@ def save_draft(actor, version, definition, note, now):
         locked.content_hash = digest
         locked.note = note
         locked.save(update_fields=["definition", "content_hash", "note"])
-        record(actor, Action.SAVE_DRAFT, now, version=locked, content_hash=digest)
+        AuthoringLog.record(actor, Action.SAVE_DRAFT, now, version=locked, content_hash=digest)
     return locked
 
 
@@ -414,7 +401,7 @@ def discard_draft(actor, version, now):
         number = version.number
         version.delete()
         gone = not scenario.versions.exists()
-        record(
+        AuthoringLog.record(
             actor,
             Action.DISCARD_DRAFT,
             now,
@@ -432,9 +419,8 @@ def discard_draft(actor, version, now):
 
 
 def request_validation(actor, version, seeds, now):
-    """Queue a check of `version` over `seeds` seeds; the task runs after the commit."""
-    from problems.tasks import validate_version
-
+    """Record a check of `version` over `seeds` seeds, to be run by the `validate_version` task
+    (`problems.jobs.validate` enqueues it)."""
     if not MIN_PUBLISH_SEEDS <= seeds <= MAX_VALIDATION_SEEDS:
         raise AuthoringError(
             f"Validate over {MIN_PUBLISH_SEEDS:,} to {MAX_VALIDATION_SEEDS:,} seeds."
@@ -448,8 +434,7 @@ def request_validation(actor, version, seeds, now):
             requested_by=actor,
             created_at=now,
         )
-        record(actor, Action.VALIDATE, now, version=version, run=run.pk, seeds=seeds)
-        validate_version.delay_on_commit(run.pk)
+        AuthoringLog.record(actor, Action.VALIDATE, now, version=version, run=run.pk, seeds=seeds)
     return run
 
 
@@ -521,30 +506,22 @@ def passing_run(version):
     )
 
 
-def requeue_stalled(before):
-    """Send again the validations and regrades queued before `before` and still queued: their
-    message was lost (the broker was down when the request sent it, or restarted without its
-    data). Both tasks are idempotent: a copy of a message that was only late finds its work
-    finished and leaves it alone. Returns the ids sent, {"validations": [...], "regrades": [...]}.
-    """
-    from problems.models import Regrade
-    from problems.tasks import regrade_attempts, validate_version
-
-    runs = list(
-        ValidationRun.objects.filter(
-            status=ValidationRun.Status.QUEUED, created_at__lt=before
-        ).values_list("pk", flat=True)
-    )
-    regrades = list(
-        Regrade.objects.filter(status=Regrade.Status.QUEUED, created_at__lt=before).values_list(
-            "pk", flat=True
-        )
-    )
-    for run_id in runs:
-        validate_version.apply_async((run_id,), ignore_result=True)
-    for regrade_id in regrades:
-        regrade_attempts.apply_async((regrade_id,), ignore_result=True)
-    return {"validations": runs, "regrades": regrades}
+def stalled_work(before):
+    """The validations and regrades queued before `before` and still queued: their message was
+    lost (the broker was down when the request sent it, or restarted without its data).
+    Returns {"validations": [ids], "regrades": [ids]}."""
+    return {
+        "validations": list(
+            ValidationRun.objects.filter(
+                status=ValidationRun.Status.QUEUED, created_at__lt=before
+            ).values_list("pk", flat=True)
+        ),
+        "regrades": list(
+            Regrade.objects.filter(status=Regrade.Status.QUEUED, created_at__lt=before).values_list(
+                "pk", flat=True
+            )
+        ),
+    }
 
 
 # Publishing.
@@ -558,14 +535,13 @@ class Published:
 
 
 def publish(actor, version, now, corrects=()):
-    """Make the draft `version` its scenario's current version, retiring the previous one.
+    """Make the draft `version` its scenario's published version, retiring the previous one.
 
-    `corrects`: ids of earlier versions whose keys this version fixes; their attempts are
-    regraded with this version's parts (see `problems.regrade`). Refused, changing nothing, when
-    any of them draws differently.
+    `corrects`: ids of earlier versions whose keys this version fixes; a `Regrade` of their
+    attempts with this version's parts is recorded for each (see `problems.regrade`;
+    `problems.jobs.publish` enqueues them). Refused, changing nothing, when any of them draws
+    differently.
     """
-    from problems import regrade
-
     with transaction.atomic():
         scenario = (
             Scenario.objects.select_for_update()
@@ -596,15 +572,8 @@ def publish(actor, version, now, corrects=()):
         refusals = [reason for old in corrected if (reason := regrade.refusal(old, version))]
         if refusals:
             raise AuthoringError(" ".join(refusals))
-        previous = list(scenario.versions.filter(status=Status.PUBLISHED))
-        scenario.versions.filter(status=Status.PUBLISHED).update(status=Status.RETIRED)
-        version.status = Status.PUBLISHED
-        version.save(update_fields=["status"])
-        scenario.current_version = version
-        scenario.title = version.definition.get("title", scenario.title)
-        scenario.is_active = True
-        scenario.save(update_fields=["current_version", "title", "is_active"])
-        record(
+        previous = publish_version(version)
+        AuthoringLog.record(
             actor,
             Action.PUBLISH,
             now,
@@ -614,7 +583,7 @@ def publish(actor, version, now, corrects=()):
             retired=[old.number for old in previous],
             corrects=[old.number for old in corrected],
         )
-        regrades = [regrade.request(actor, old, version, now) for old in corrected]
+        regrades = [regrade.record_request(actor, old, version, now) for old in corrected]
     return Published(version, previous, regrades)
 
 
@@ -633,12 +602,8 @@ def problem_document(problem):
         if value in ("", [], None):
             continue
         document[name] = value
-    scenarios = (
-        problem.scenarios.filter(is_active=True, current_version__isnull=False)
-        .select_related("current_version")
-        .order_by("id")
-    )
-    document["scenarios"] = [scenario_document(s.current_version) for s in scenarios]
+    versions = ScenarioVersion.objects.published().filter(scenario__problem=problem)
+    document["scenarios"] = [scenario_document(v) for v in versions.order_by("scenario_id")]
     if not document["scenarios"]:
         raise AuthoringError(f"Problem {problem.number} has no published scenario to export.")
     return document
@@ -646,21 +611,16 @@ def problem_document(problem):
 
 def export_problem(actor, problem, now):
     text = dump_yaml(problem_document(problem))
-    record(actor, Action.EXPORT, now, problem=problem, what="problem")
+    AuthoringLog.record(actor, Action.EXPORT, now, problem=problem, what="problem")
     return text
 
 
 def export_scenario(actor, scenario, now):
-    if scenario.current_version is None:
+    version = scenario.published_version
+    if version is None:
         raise AuthoringError(f"Scenario '{scenario.key}' has no published version to export.")
-    text = dump_yaml(scenario_document(scenario.current_version))
-    record(
-        actor,
-        Action.EXPORT,
-        now,
-        version=scenario.current_version,
-        what="scenario",
-    )
+    text = dump_yaml(scenario_document(version))
+    AuthoringLog.record(actor, Action.EXPORT, now, version=version, what="scenario")
     return text
 
 
@@ -690,20 +650,6 @@ class ImportReport:
         if self.unchanged:
             parts.append("unchanged: " + ", ".join(self.unchanged))
         return "; ".join(parts) or "nothing to change"
-
-
-def _problem_values(data):
-    tradeoffs = data.get("tradeoffs", [])
-    self_check = data.get("self_check", [])
-    return {
-        "page": data["page"],
-        "title": data["title"],
-        "concepts": data.get("concepts", ""),
-        "tradeoffs": [tradeoffs] if isinstance(tradeoffs, str) else list(tradeoffs),
-        "model_answer": data.get("model_answer", ""),
-        "self_check": [self_check] if isinstance(self_check, str) else list(self_check),
-        "expected_minutes": data.get("expected_minutes", 5),
-    }
 
 
 def _schema_reasons(error):
@@ -759,7 +705,7 @@ def _import_problem(actor, data, now, seeds):
         reasons += _seed_reasons(scenario, f"scenarios[{index}] ({scenario.key})", seeds)
     number = compiled.number
     existing = Problem.objects.filter(number=number).first()
-    values = _problem_values(data)
+    values = problem_fields(compiled)
     if existing is None and number < FIRST_AUTHORED_NUMBER:
         reasons.append(
             f"number: problems 1 to {FIRST_AUTHORED_NUMBER - 1} are the course's built-in "
@@ -793,11 +739,11 @@ def _import_problem(actor, data, now, seeds):
         _write_scenarios(actor, problem, data["scenarios"], report)
         keys = {definition["key"] for definition in data["scenarios"]}
         report.untouched = sorted(
-            problem.scenarios.filter(is_active=True)
+            problem.scenarios.filter(versions__status=Status.PUBLISHED)
             .exclude(key__in=keys)
             .values_list("key", flat=True)
         )
-        record(actor, Action.IMPORT, now, problem=problem, summary=report.summary())
+        AuthoringLog.record(actor, Action.IMPORT, now, problem=problem, summary=report.summary())
     return report
 
 
@@ -813,7 +759,7 @@ def _import_scenario(actor, problem, definition, now, seeds):
         problem = Problem.objects.select_for_update().get(pk=problem.pk)
         report = ImportReport(problem)
         _write_scenarios(actor, problem, [definition], report)
-        record(actor, Action.IMPORT, now, problem=problem, summary=report.summary())
+        AuthoringLog.record(actor, Action.IMPORT, now, problem=problem, summary=report.summary())
     return report
 
 
@@ -837,7 +783,7 @@ def _write_scenarios(actor, problem, definitions, report):
             )
             report.drafts.append((scenario.key, 1, "new"))
             continue
-        current = scenario.current_version
+        current = scenario.published_version
         draft = own_draft(actor, scenario)
         if (current is not None and current.content_hash == digest) or (
             draft is not None and draft.content_hash == digest

@@ -13,7 +13,13 @@ from django.db import transaction
 from django.db.models import Max
 
 from problems.engine import ScenarioError, content_hash, load_problem, load_yaml
-from problems.models import Problem, Scenario, ScenarioVersion
+from problems.models import (
+    Problem,
+    Scenario,
+    ScenarioVersion,
+    publish_version,
+    retire_scenario,
+)
 
 BANK_DIR = Path(__file__).resolve().parent / "bank"
 
@@ -39,58 +45,67 @@ class LoadReport:
 
 
 def read_bank(directory=BANK_DIR):
-    """Every bank file, validated: a list of (path, definition dict), by problem number."""
+    """Every bank file, validated: a list of (path, definition dict, compiled `Problem`), by
+    problem number."""
     definitions = []
     errors = []
     for path in sorted(Path(directory).glob("*.yaml")):
         try:
             data = load_yaml(path.read_bytes())
-            load_problem(data)
+            compiled = load_problem(data)
         except ScenarioError as error:
             errors.append(f"{path.name}:\n{error}")
             continue
-        definitions.append((path, data))
-    numbers = [data["number"] for _, data in definitions]
+        definitions.append((path, data, compiled))
+    numbers = [compiled.number for _, _, compiled in definitions]
     duplicates = sorted({n for n in numbers if numbers.count(n) > 1})
     if duplicates:
         errors.append(f"problem numbers used by more than one file: {duplicates}")
     if errors:
         raise BankError("\n\n".join(errors))
-    return sorted(definitions, key=lambda item: item[1]["number"])
+    return sorted(definitions, key=lambda item: item[2].number)
 
 
 @transaction.atomic
 def load_bank(directory=BANK_DIR):
     report = LoadReport()
-    for _path, data in read_bank(directory):
-        problem = _upsert_problem(data, report)
-        keys = []
+    for _path, data, compiled in read_bank(directory):
+        problem = _upsert_problem(compiled, report)
         for definition in data["scenarios"]:
-            keys.append(definition["key"])
             _upsert_scenario(problem, definition, report)
-        for scenario in problem.scenarios.filter(is_active=True).exclude(key__in=keys):
-            # Gone from the file, kept in the database: attempts still point at its versions.
+        keys = [definition["key"] for definition in data["scenarios"]]
+        gone = problem.scenarios.filter(versions__status=ScenarioVersion.Status.PUBLISHED).exclude(
+            key__in=keys
+        )
+        for scenario in gone:
+            # Gone from the file, kept in the database: attempts still point at its versions. A
+            # scenario an instructor has worked on is theirs to retire.
             if not scenario.versions.filter(source=ScenarioVersion.Source.AUTHOR).exists():
-                scenario.is_active = False
-                scenario.save(update_fields=["is_active"])
+                retire_scenario(scenario)
                 report.scenarios_retired.append(f"{problem.number}/{scenario.key}")
     return report
 
 
-def _upsert_problem(data, report):
-    values = {
-        "page": data["page"],
-        "title": data["title"],
-        "concepts": data.get("concepts", ""),
-        "tradeoffs": _as_list(data.get("tradeoffs", [])),
-        "model_answer": data.get("model_answer", ""),
-        "self_check": _as_list(data.get("self_check", [])),
-        "expected_minutes": data.get("expected_minutes", 5),
+def problem_fields(compiled):
+    """The database fields of a problem, from the engine's compiled (validated, normalised)
+    problem."""
+    return {
+        "page": compiled.page,
+        "title": compiled.title,
+        "concepts": compiled.concepts,
+        "tradeoffs": list(compiled.tradeoffs),
+        "model_answer": compiled.model_answer,
+        "self_check": list(compiled.self_check),
+        "expected_minutes": compiled.expected_minutes,
     }
-    problem = Problem.objects.filter(number=data["number"]).first()
+
+
+def _upsert_problem(compiled, report):
+    values = problem_fields(compiled)
+    problem = Problem.objects.filter(number=compiled.number).first()
     if problem is None:
-        report.problems_created.append(data["number"])
-        return Problem.objects.create(number=data["number"], is_builtin=True, **values)
+        report.problems_created.append(compiled.number)
+        return Problem.objects.create(number=compiled.number, is_builtin=True, **values)
     if any(getattr(problem, name) != value for name, value in values.items()):
         for name, value in values.items():
             setattr(problem, name, value)
@@ -109,9 +124,8 @@ def _upsert_scenario(problem, definition, report):
     )
     if latest_from_bank is not None and latest_from_bank.content_hash == digest:
         report.unchanged += 1
-        if not scenario.is_active:
-            scenario.is_active = True
-            scenario.save(update_fields=["is_active"])
+        if not scenario.versions.published().exists():
+            publish_version(latest_from_bank)  # back in the file after it was retired
         return
     number = (scenario.versions.aggregate(Max("number"))["number__max"] or 0) + 1
     version = ScenarioVersion.objects.create(
@@ -119,19 +133,8 @@ def _upsert_scenario(problem, definition, report):
         number=number,
         definition=definition,
         content_hash=digest,
-        status=ScenarioVersion.Status.PUBLISHED,
         source=ScenarioVersion.Source.BANK,
         note="loaded from the bank",
     )
-    scenario.versions.filter(status=ScenarioVersion.Status.PUBLISHED).exclude(pk=version.pk).update(
-        status=ScenarioVersion.Status.RETIRED
-    )
-    scenario.title = definition["title"]
-    scenario.current_version = version
-    scenario.is_active = True
-    scenario.save()
+    publish_version(version)
     report.versions_created.append(f"{problem.number}/{scenario.key} v{number}")
-
-
-def _as_list(value):
-    return [value] if isinstance(value, str) else list(value)

@@ -41,14 +41,12 @@ class Problem(models.Model):
 
 
 class Scenario(models.Model):
+    """A parameterised template of a problem. What learners draw from is its published version
+    (at most one; none until one is published, or once it is retired)."""
+
     problem = models.ForeignKey(Problem, on_delete=models.CASCADE, related_name="scenarios")
     key = models.SlugField(max_length=60)
     title = models.CharField(max_length=200)
-    # The published version learners draw from; None until one is published.
-    current_version = models.ForeignKey(
-        "ScenarioVersion", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-    is_active = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -59,6 +57,20 @@ class Scenario(models.Model):
 
     def __str__(self):
         return f"{self.problem.number}/{self.key}"
+
+    @property
+    def published_version(self):
+        """The version learners draw from, or None; from the prefetched versions when the
+        caller prefetched them."""
+        return next(
+            (v for v in self.versions.all() if v.status == ScenarioVersion.Status.PUBLISHED), None
+        )
+
+
+class ScenarioVersionQuerySet(models.QuerySet):
+    def published(self):
+        """The versions learners draw from: one per scenario that has one."""
+        return self.filter(status=ScenarioVersion.Status.PUBLISHED)
 
 
 class ScenarioVersion(models.Model):
@@ -85,14 +97,43 @@ class ScenarioVersion(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
 
+    objects = ScenarioVersionQuerySet.as_manager()
+
     class Meta:
         ordering = ["scenario", "-number"]
         constraints = [
-            models.UniqueConstraint(fields=["scenario", "number"], name="unique_version_number")
+            models.UniqueConstraint(fields=["scenario", "number"], name="unique_version_number"),
+            models.UniqueConstraint(
+                fields=["scenario"],
+                condition=Q(status="published"),
+                name="one_published_version",
+            ),
         ]
 
     def __str__(self):
         return f"{self.scenario} v{self.number}"
+
+
+def publish_version(version):
+    """Make `version` what learners of its scenario draw from: the version published before it
+    is retired, and the scenario takes the version's title. Returns the retired versions. Used by
+    the bank loader and by instructors' publishing alike; the caller holds the transaction."""
+    Status = ScenarioVersion.Status
+    retired = list(version.scenario.versions.published().exclude(pk=version.pk))
+    ScenarioVersion.objects.filter(pk__in=[old.pk for old in retired]).update(status=Status.RETIRED)
+    if version.status != Status.PUBLISHED:
+        version.status = Status.PUBLISHED
+        version.save(update_fields=["status"])
+    title = version.definition.get("title") or version.scenario.title
+    if title != version.scenario.title:
+        Scenario.objects.filter(pk=version.scenario_id).update(title=title)
+        version.scenario.title = title
+    return retired
+
+
+def retire_scenario(scenario):
+    """Learners stop drawing from `scenario`; its versions stay (attempts point at them)."""
+    return scenario.versions.published().update(status=ScenarioVersion.Status.RETIRED)
 
 
 class Attempt(models.Model):
@@ -147,6 +188,8 @@ class PartAnswer(models.Model):
         PARTIAL = "partial"
         INCORRECT = "incorrect"
         BLANK = "blank"
+        # Typed in a running mock, graded with the rest of the attempt when the mock ends.
+        PENDING = "pending"
 
     attempt = models.ForeignKey(Attempt, on_delete=models.CASCADE, related_name="answers")
     part_key = models.CharField(max_length=60)
@@ -260,6 +303,23 @@ class AuthoringLog(models.Model):
     def __str__(self):
         return f"{self.at:%Y-%m-%d %H:%M} {self.actor_id} {self.action}"
 
+    @classmethod
+    def record(cls, actor, action, now, *, problem=None, scenario=None, version=None, **detail):
+        """Add one line to the log; the scenario and problem follow from the version."""
+        if version is not None and scenario is None:
+            scenario = version.scenario
+        if scenario is not None and problem is None:
+            problem = scenario.problem
+        return cls.objects.create(
+            actor=actor,
+            action=action,
+            problem=problem,
+            scenario=scenario,
+            version=version,
+            detail=detail,
+            at=now,
+        )
+
 
 class Regrade(models.Model):
     """Attempts drawn from `corrected` re-graded with the parts of `key_version` (a published
@@ -332,10 +392,6 @@ class PartStatistic(models.Model):
 
     def __str__(self):
         return f"stats {self.problem_id}/{self.scenario_id}/{self.part_key}/{self.param_name}"
-
-    @property
-    def correct_rate(self):
-        return self.correct / self.attempts if self.attempts else None
 
     @property
     def first_try_rate(self):

@@ -9,25 +9,26 @@ too (keys and units), because the learner typed into them. `refusal` says why a 
 regraded.
 
 The regrade reads the typed answers (`PartAnswer.text`) and grades them again with
-`trainer.practice.services.grade_typed` (errors carried forward included), exactly as a submit
-does. It is idempotent: an attempt whose result is already the corrected one is not touched, so a
-second run changes nothing. Open attempts are switched to the corrected key before they are
+`problems.attempts.grade` (errors carried forward included), exactly as a submit does. It is
+idempotent: an attempt whose result is already the corrected one is not touched, so a second run
+changes nothing. Open attempts are switched to the corrected key before they are
 submitted. Changed attempts get a `regrade_notice` that the learner sees on the attempt page.
 """
 
 import json
 from dataclasses import dataclass, field
 
-from django.apps import apps
 from django.db import transaction
 from django.utils import timezone
 
-from problems.models import Attempt, PartAnswer, Regrade, ScenarioVersion
+from problems import attempts
+from problems.models import Attempt, AuthoringLog, PartAnswer, Regrade, ScenarioVersion
+from problems.signals import attempt_rescored
 from problems.variants import attempt_variant
 
 DRAW_FIELDS = ("params", "given", "derived", "constraints")
 BATCH = 200
-GRADE_FIELDS = ["status", "score", "misconception", "message", "carried_forward"]
+GRADE_FIELDS = attempts.GRADE_FIELDS
 
 
 def _canonical(value):
@@ -82,25 +83,20 @@ def refusal(old, new):
     return None
 
 
-def request(actor, old, new, now):
-    """Record a regrade of `old`'s attempts with `new`'s parts; the task runs after the commit."""
-    from problems.tasks import regrade_attempts
-
+def record_request(actor, old, new, now):
+    """Record a regrade of `old`'s attempts with `new`'s parts, for the `regrade_attempts` task
+    to carry out (`problems.jobs` enqueues it when the transaction commits)."""
     reason = refusal(old, new)
     if reason:
         raise ValueError(reason)
-    regrade = Regrade.objects.create(
+    return Regrade.objects.create(
         corrected=old, key_version=new, requested_by=actor, created_at=now
     )
-    regrade_attempts.delay_on_commit(regrade.pk)
-    return regrade
 
 
 def run_regrade(regrade_id):
     """Carry out a recorded regrade (the task's body). Safe to run again: a finished regrade is
     left alone, and an interrupted one continues where the committed batches stopped."""
-    from problems.authoring import Action, record
-
     with transaction.atomic():
         regrade = (
             Regrade.objects.select_for_update()
@@ -131,9 +127,9 @@ def run_regrade(regrade_id):
         regrade.status = Regrade.Status.DONE
         regrade.finished_at = timezone.now()
         regrade.save(update_fields=["attempts_checked", "status", "finished_at"])
-        record(
+        AuthoringLog.record(
             regrade.requested_by,
-            Action.REGRADE,
+            AuthoringLog.Action.REGRADE,
             regrade.finished_at,
             version=new,
             regrade=regrade.pk,
@@ -149,7 +145,7 @@ def _regrade_batch(regrade_id, ids, old, new):
         # Lock first, so a learner submitting one of these now is graded before or after us,
         # never half and half.
         list(Attempt.objects.select_for_update().filter(pk__in=ids).values_list("pk", flat=True))
-        attempts = (
+        batch = (
             Attempt.objects.filter(pk__in=ids)
             .select_related("version__scenario__problem", "key_version__scenario__problem")
             .prefetch_related("answers")
@@ -158,7 +154,7 @@ def _regrade_batch(regrade_id, ids, old, new):
         changes, pending, parts_changed, changed = [], 0, 0, 0
         switched = []  # attempts whose only change is the key version: one UPDATE for all
         rows = Rows()
-        for attempt in attempts:
+        for attempt in batch:
             key_before = attempt.key_version_id
             outcome = _regrade_attempt(attempt, old, new, rows)
             if outcome == "pending":
@@ -194,16 +190,14 @@ def _regrade_attempt(attempt, old, new, rows):
     """Regrade one attempt; returns its change entry, "pending" for an open attempt (to be
     graded with the new key when submitted), or None when its grades did not change. Attempts
     that return "pending" or None still need their key version set by the caller."""
-    from trainer.practice.services import grade_typed
-
     if attempt.submitted_at is None:
         return None if attempt.key_version_id == new.pk else "pending"
     before = attempt_variant(attempt)
     key_before = attempt.key_version_id
     attempt.key_version = new
     stored = {answer.part_key: answer for answer in attempt.answers.all()}
-    typed = {key: answer.text for key, answer in stored.items() if answer.text}
-    after, parts, parse_errors = grade_typed(attempt, typed)
+    graded = attempts.grade(attempt, {key: answer.text for key, answer in stored.items()})
+    after, parts, parse_errors = graded.variant, graded.parts, graded.parse_errors
     if parse_errors:
         # Same boxes and units, so this cannot happen with answers that were read before; if
         # it does, the attempt keeps its grades rather than losing answers.
@@ -215,13 +209,7 @@ def _regrade_attempt(attempt, old, new, rows):
         }
     part_changes = []
     for part in parts:
-        values = {
-            "status": part.status,
-            "score": part.score,
-            "misconception": part.misconception or "",
-            "message": part.message,
-            "carried_forward": part.ecf,
-        }
+        values = attempts.grade_fields(part)
         row = stored.get(part.key)
         if row is None:
             rows.to_create.append(PartAnswer(attempt=attempt, part_key=part.key, text="", **values))
@@ -243,7 +231,7 @@ def _regrade_attempt(attempt, old, new, rows):
             for name, value in values.items():
                 setattr(row, name, value)
             rows.to_update.append(row)
-    score = sum(part.score for part in parts) / len(parts) if parts else 0.0
+    score = graded.score
     score_before = attempt.score
     keys_changed = [
         part.key for part in parts if before.key_text(part.key) != after.key_text(part.key)
@@ -261,8 +249,8 @@ def _regrade_attempt(attempt, old, new, rows):
         if key_before != new.pk:
             fields.append("key_version")
         attempt.save(update_fields=fields)
-    if "score" in fields and attempt.purpose == Attempt.Purpose.MOCK:
-        _refresh_mock_score(attempt)
+    if "score" in fields:
+        attempt_rescored.send(sender=Attempt, attempt=attempt)
     if not part_changes and "score" not in fields and not keys_changed:
         return None
     return {
@@ -296,18 +284,3 @@ def _notice(old, new, attempt, parts, part_changes, keys_changed):
     if attempt.score is not None:
         lines.append(f"Score: {attempt.score:.2f}.")
     return " ".join(lines)
-
-
-def _refresh_mock_score(attempt):
-    """A mock's score is the mean of its attempts' scores; keep it equal after a regrade."""
-    if not apps.is_installed("trainer.mock"):
-        return
-    item_model = apps.get_model("mock", "MockItem")
-    item = item_model.objects.filter(attempt=attempt).select_related("mock").first()
-    if item is None or item.mock.ended_at is None:
-        return
-    scores = list(
-        item_model.objects.filter(mock=item.mock).values_list("attempt__score", flat=True)
-    )
-    item.mock.score = sum(score or 0.0 for score in scores) / len(scores)
-    item.mock.save(update_fields=["score"])

@@ -25,15 +25,22 @@ from dataclasses import dataclass, field
 
 from django.db import transaction
 
+from problems.attempts import MAX_ELAPSED_SECONDS
 from problems.engine import EngineError, draw_variant
-from problems.models import Attempt, PartAnswer, PartStatistic, Problem, ScenarioVersion
+from problems.models import (
+    Attempt,
+    AuthoringLog,
+    PartAnswer,
+    PartStatistic,
+    Problem,
+    ScenarioVersion,
+)
 from problems.variants import compiled_scenario
 
 MIN_ATTEMPTS = 10  # attempts a parameter value needs before it is called hard
 HARDEST_LISTED = 10
 MAX_LISTED_VALUES = 24
 BUCKETS = 5
-MAX_SECONDS = 60 * 60  # as trainer.practice.services.MAX_ELAPSED_SECONDS
 CORRECT = PartAnswer.Status.CORRECT
 
 
@@ -62,15 +69,13 @@ class _Tally:
 
 def compute_statistics(now, actor=None):
     """Replace every summary row with rows computed from the attempts now; returns how many."""
-    from problems.authoring import Action, record
-
     rows = []
     for problem in Problem.objects.order_by("number"):
         rows += _problem_rows(problem, now)
     with transaction.atomic():
         PartStatistic.objects.all().delete()
         PartStatistic.objects.bulk_create(rows, batch_size=500)
-        record(actor, Action.STATISTICS, now, rows=len(rows))
+        AuthoringLog.record(actor, AuthoringLog.Action.STATISTICS, now, rows=len(rows))
     return len(rows)
 
 
@@ -104,7 +109,9 @@ def _problem_rows(problem, now):
         tags = [tag for _, _, tag in parts]
         seconds = None
         if purpose == Attempt.Purpose.PRACTICE:
-            seconds = min(max((submitted_at - started_at).total_seconds(), 0.0), MAX_SECONDS)
+            seconds = min(
+                max((submitted_at - started_at).total_seconds(), 0.0), MAX_ELAPSED_SECONDS
+            )
         tallies[(None, "", "", "")].add(user, whole, first, seconds, tags)
         tallies[(scenario, "", "", "")].add(user, whole, first, seconds, tags)
         for key, correct, tag in parts:

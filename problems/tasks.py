@@ -8,6 +8,7 @@ continues after its committed batches (regrade), and statistics are replaced who
 from datetime import timedelta
 
 from celery import shared_task
+from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from problems import authoring, regrade, stats
@@ -49,8 +50,6 @@ def regrade_attempts(regrade_id):
     soft_time_limit=LONG_TIME_LIMIT - 30,
 )
 def problem_statistics(actor_id=None):
-    from django.contrib.auth import get_user_model
-
     actor = get_user_model().objects.filter(pk=actor_id).first() if actor_id else None
     return stats.compute_statistics(timezone.now(), actor=actor)
 
@@ -58,4 +57,17 @@ def problem_statistics(actor_id=None):
 @shared_task(name="problems.tasks.requeue_stalled", time_limit=60, soft_time_limit=50)
 def requeue_stalled():
     """Beat's sweep (every 5 minutes) for work whose message was lost."""
-    return authoring.requeue_stalled(timezone.now() - STALLED_AFTER)
+    return requeue(timezone.now() - STALLED_AFTER)
+
+
+def requeue(before):
+    """Send again the validations and regrades queued before `before` and still queued. Both
+    tasks are idempotent: a copy of a message that was only late finds its work finished and
+    leaves it alone. Returns the ids sent, {"validations": [...], "regrades": [...]}."""
+    stalled = authoring.stalled_work(before)
+    for run_id in stalled["validations"]:
+        validate_version.apply_async((run_id,), ignore_result=True)
+    for regrade_id in stalled["regrades"]:
+        regrade_attempts.apply_async((regrade_id,), ignore_result=True)
+    return stalled
+

@@ -15,7 +15,8 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from problems import authoring, regrade, stats
+from problems import authoring, jobs, regrade, stats
+from problems.attempts import worked_solution
 from problems.engine import EngineError, draw_variant
 from problems.forms import (
     ImportForm,
@@ -99,7 +100,6 @@ def problem_detail(request, number):
     problem = _problem(number)
     scenarios = list(
         Scenario.objects.filter(problem=problem)
-        .select_related("current_version")
         .prefetch_related("versions__created_by")
         .order_by("id")
     )
@@ -372,7 +372,7 @@ def version_discard(request, version_id):
     return redirect(f"/author/problems/{number}/")
 
 
-def _preview_variant(scenario, seed):
+def _preview_variant(scenario, problem, seed):
     try:
         variant = draw_variant(scenario, seed)
         parts = []
@@ -390,10 +390,9 @@ def _preview_variant(scenario, seed):
             )
         return {
             "seed": seed,
-            "text": variant.text,
             "parts": parts,
-            "steps": variant.steps,
             "attempts": variant.attempts,
+            **worked_solution(variant, problem),
         }
     except EngineError as error:
         return {"seed": seed, "error": error.message}
@@ -428,9 +427,8 @@ def preview(request, version_id):
     except EngineError as error:
         scenario, variants, compile_error = None, [], error.message
     else:
-        variants = [_preview_variant(scenario, seed) for seed in seeds]
+        variants = [_preview_variant(scenario, problem, seed) for seed in seeds]
         compile_error = None
-    tradeoffs = version.definition.get("tradeoffs", problem.tradeoffs)
     return render(
         request,
         "author/preview.html",
@@ -441,8 +439,6 @@ def preview(request, version_id):
             "form": form,
             "pinned": pinned,
             "compile_error": compile_error,
-            "tradeoffs": [tradeoffs] if isinstance(tradeoffs, str) else tradeoffs,
-            "model_answer": version.definition.get("model_answer", problem.model_answer),
         },
     )
 
@@ -458,7 +454,7 @@ def validate(request, version_id):
         messages.error(request, " ".join(form.errors.get("seeds", ["Give a number of seeds."])))
         return redirect(f"/author/versions/{version.pk}/")
     try:
-        run = authoring.request_validation(request.user, version, form.cleaned_data["seeds"], now)
+        run = jobs.validate(request.user, version, form.cleaned_data["seeds"], now)
     except authoring.AuthoringError as error:
         messages.error(request, str(error))
         return redirect(f"/author/versions/{version.pk}/")
@@ -500,7 +496,7 @@ def publish(request, version_id):
         messages.error(request, "Choose versions of this scenario to regrade.")
         return redirect(f"/author/versions/{version.pk}/")
     try:
-        result = authoring.publish(request.user, version, now, form.cleaned_data["corrects"])
+        result = jobs.publish(request.user, version, now, form.cleaned_data["corrects"])
     except authoring.AuthoringError as error:
         messages.error(request, str(error))
         return redirect(f"/author/versions/{version.pk}/")
@@ -567,9 +563,7 @@ def problem_export(request, number):
 @require_GET
 def scenario_export(request, scenario_id):
     now = timezone.now()
-    scenario = get_object_or_404(
-        Scenario.objects.select_related("problem", "current_version"), pk=scenario_id
-    )
+    scenario = get_object_or_404(Scenario.objects.select_related("problem"), pk=scenario_id)
     try:
         text = authoring.export_scenario(request.user, scenario, now)
     except authoring.AuthoringError as error:
@@ -629,10 +623,8 @@ def stats_index(request):
 @permission_required(STATISTICS, raise_exception=True)
 @require_POST
 def stats_refresh(request):
-    from problems.tasks import problem_statistics
-
     now = timezone.now()
-    problem_statistics.delay_on_commit(request.user.pk)
+    jobs.recompute_statistics(request.user)
     messages.success(
         request,
         f"Statistics recomputation requested at {now:%H:%M:%S} UTC; the figures below are "

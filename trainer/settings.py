@@ -81,6 +81,7 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "trainer.middleware.DatabaseUnavailableMiddleware",
+    "trainer.mock.middleware.MockInProgressMiddleware",
 ]
 
 ROOT_URLCONF = "trainer.urls"

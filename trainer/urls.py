@@ -2,10 +2,11 @@ from django.contrib import admin
 from django.urls import include, path
 
 from trainer import views
+from trainer.dashboard import views as dashboard_views
 from trainer.practice import views as practice_views
 
 urlpatterns = [
-    path("", practice_views.home, name="home"),
+    path("", dashboard_views.home, name="home"),
     path("help/", practice_views.help_page, name="help"),
     path("healthz/", views.healthz, name="healthz"),
     path("practice/", include("trainer.practice.urls")),

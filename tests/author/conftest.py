@@ -4,7 +4,7 @@ from pathlib import Path
 import pytest
 from django.utils import timezone
 
-from problems import authoring
+from problems import authoring, jobs
 from problems.engine import load_yaml
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "engine" / "problem3.yaml"
@@ -68,7 +68,7 @@ def run_on_commit(django_capture_on_commit_callbacks):
 
 def publish_validated(version, actor, run_on_commit, corrects=()):
     """Validate `version` over 1,000 seeds (eagerly) and publish it."""
-    run = run_on_commit(authoring.request_validation, actor, version, 1000, timezone.now())
+    run = run_on_commit(jobs.validate, actor, version, 1000, timezone.now())
     run.refresh_from_db()
     assert run.status == "passed", run.report
-    return run_on_commit(authoring.publish, actor, version, timezone.now(), corrects)
+    return run_on_commit(jobs.publish, actor, version, timezone.now(), corrects)

@@ -75,7 +75,7 @@ def test_it_saves_a_new_scenario_as_a_draft(author, problem26, instructor):
     assert version.status == "draft" and version.number == 1 and version.source == "author"
     assert version.definition == definition
     assert version.created_by == instructor and version.note == "a note"
-    assert version.scenario.current_version is None  # learners see nothing yet
+    assert version.scenario.published_version is None  # learners see nothing yet
 
 
 def test_it_shows_the_engines_errors_with_their_paths_and_saves_nothing(author, problem26):
@@ -188,7 +188,7 @@ def test_a_draft_of_a_published_scenario_starts_from_its_current_version(
     response = author.post(f"/author/scenarios/{scenario.pk}/draft/")
     draft = ScenarioVersion.objects.get(status="draft")
     assert response["Location"] == f"/author/versions/{draft.pk}/edit/"
-    assert draft.number == 2 and draft.definition == scenario.current_version.definition
+    assert draft.number == 2 and draft.definition == scenario.published_version.definition
     # Asking again opens the same draft.
     author.post(f"/author/scenarios/{scenario.pk}/draft/")
     assert ScenarioVersion.objects.filter(status="draft").count() == 1

@@ -6,7 +6,7 @@ import re
 import pytest
 from django.utils import timezone
 
-from problems import authoring
+from problems import attempts, authoring, jobs
 from problems.models import Attempt, AuthoringLog, Scenario, ScenarioVersion, ValidationRun
 from problems.variants import attempt_variant, variant_of
 from tests.author.conftest import editor_body, example_scenario, publish_validated
@@ -58,7 +58,7 @@ def test_it_goes_from_a_new_scenario_to_a_learners_practice(
     author.post(f"/author/versions/{version.pk}/publish/")
     version.refresh_from_db()
     scenario = Scenario.objects.get()
-    assert version.status == "published" and scenario.current_version == version
+    assert version.status == "published" and scenario.published_version == version
     assert AuthoringLog.objects.filter(action="publish", version=version).exists()
 
     client.force_login(learner)
@@ -70,14 +70,14 @@ def test_it_goes_from_a_new_scenario_to_a_learners_practice(
 
 
 def test_publishing_needs_a_passing_run_of_exactly_this_content(draft26, instructor, run_on_commit):
-    run = run_on_commit(authoring.request_validation, instructor, draft26, 1000, timezone.now())
+    run = run_on_commit(jobs.validate, instructor, draft26, 1000, timezone.now())
     run.refresh_from_db()
     assert run.status == "passed"
     definition = example_scenario()
     definition["params"]["users"] = {"int": [20, 300], "step": 10}
     draft = authoring.save_draft(instructor, draft26, definition, "", timezone.now())
     with pytest.raises(authoring.AuthoringError, match="no passing validation"):
-        authoring.publish(instructor, draft, timezone.now())
+        jobs.publish(instructor, draft, timezone.now())
     assert ScenarioVersion.objects.get().status == "draft"
 
 
@@ -93,7 +93,7 @@ def test_a_failing_validation_reports_the_seeds_and_blocks_publishing(
     # A range the key leaves on some seeds only: a failure found by the seeds, not the schema.
     definition["parts"][1]["range"] = [0, 0.5]
     version = authoring.create_scenario(instructor, problem26, definition, "", timezone.now())
-    run = run_on_commit(authoring.request_validation, instructor, version, 1000, timezone.now())
+    run = run_on_commit(jobs.validate, instructor, version, 1000, timezone.now())
     run.refresh_from_db()
     assert run.status == "failed"
     errors = run.report["errors"]
@@ -102,7 +102,7 @@ def test_a_failing_validation_reports_the_seeds_and_blocks_publishing(
     assert f"/author/versions/{version.pk}/preview/?seed={errors[0]['seed']}" in html
     assert "outside the part" in html
     with pytest.raises(authoring.AuthoringError):
-        authoring.publish(instructor, version, timezone.now())
+        jobs.publish(instructor, version, timezone.now())
 
 
 def test_the_progress_partial_polls_until_the_run_is_finished(author, draft26, instructor):
@@ -149,7 +149,7 @@ def test_publishing_retires_the_previous_version_and_past_attempts_keep_theirs(
     loaded_bank, instructor, learner, run_on_commit
 ):
     scenario = Scenario.objects.get()
-    old = scenario.current_version
+    old = scenario.published_version
     now = timezone.now()
     services.introduce_all(learner, now)
     attempt = Attempt.objects.create(user=learner, version=old, seed=4242, started_at=now)
@@ -167,16 +167,16 @@ def test_publishing_retires_the_previous_version_and_past_attempts_keep_theirs(
 
     old.refresh_from_db()
     scenario.refresh_from_db()
-    assert old.status == "retired" and scenario.current_version == draft
+    assert old.status == "retired" and scenario.published_version == draft
     attempt.refresh_from_db()
     assert attempt.version == old and attempt.key_version is None
     again = attempt_variant(attempt)
     assert again.text == variant.text and again.keys == variant.keys
-    _, parts, errors = services.grade_typed(attempt, answers)
-    assert errors == {}
-    assert [(p.key, p.status, p.score, p.misconception) for p in parts] == before
+    graded = attempts.grade(attempt, answers)
+    assert graded.parse_errors == {}
+    assert [(p.key, p.status, p.score, p.misconception) for p in graded.parts] == before
     stored = [
-        (p.key, p.status, p.score, p.misconception) for p in services.stored_outcomes(attempt)
+        (p.key, p.status, p.score, p.misconception) for p in attempts.stored_outcomes(attempt)
     ]
     assert stored == before
 

@@ -26,10 +26,9 @@ def test_every_problem_exports_as_a_bank_file_and_imports_unchanged(real_bank, i
         load_problem(document)
         current = {
             version.scenario.key: version.content_hash
-            for version in ScenarioVersion.objects.filter(
-                scenario__problem=problem, scenario__current_version_id__isnull=False
-            ).select_related("scenario")
-            if version.scenario.current_version_id == version.pk
+            for version in ScenarioVersion.objects.published()
+            .filter(scenario__problem=problem)
+            .select_related("scenario")
         }
         assert {s["key"]: content_hash(s) for s in document["scenarios"]} == current
         before = ScenarioVersion.objects.count()

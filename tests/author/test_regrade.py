@@ -4,7 +4,7 @@ and changes nothing when run again."""
 import pytest
 from django.utils import timezone
 
-from problems import authoring, regrade
+from problems import authoring, jobs, regrade
 from problems.models import Attempt, PartAnswer, Regrade, ScenarioVersion
 from problems.variants import attempt_variant
 from tests.author.conftest import example_scenario, publish_validated
@@ -161,7 +161,9 @@ def test_it_is_idempotent(wrong_v1, corrected_draft, instructor, learner, run_on
 
     # The same regrade again (a redelivered task) and a second regrade of the same pair.
     regrade.run_regrade(first.pk)
-    second = run_on_commit(regrade.request, instructor, wrong_v1, corrected_draft, timezone.now())
+    second = run_on_commit(
+        jobs.request_regrade, instructor, wrong_v1, corrected_draft, timezone.now()
+    )
     second.refresh_from_db()
     assert _snapshot() == after_first
     assert second.status == "done"
@@ -181,11 +183,11 @@ def test_it_refuses_a_correction_that_draws_differently_and_changes_nothing(
     definition["parts"][1]["answer"] = TRUE_TOTAL
     draft = authoring.save_draft(instructor, draft, definition, "", timezone.now())
     assert "params differ" in regrade.refusal(wrong_v1, draft)
-    run = run_on_commit(authoring.request_validation, instructor, draft, 1000, timezone.now())
+    run = run_on_commit(jobs.validate, instructor, draft, 1000, timezone.now())
     run.refresh_from_db()
     before = _snapshot()
     with pytest.raises(authoring.AuthoringError, match="params differ"):
-        run_on_commit(authoring.publish, instructor, draft, timezone.now(), [wrong_v1.pk])
+        run_on_commit(jobs.publish, instructor, draft, timezone.now(), [wrong_v1.pk])
     draft.refresh_from_db()
     wrong_v1.refresh_from_db()
     assert draft.status == "draft" and wrong_v1.status == "published"
@@ -208,7 +210,7 @@ def test_it_refuses_changed_answer_boxes():
 def test_the_publish_form_offers_only_versions_that_can_be_regraded(
     wrong_v1, corrected_draft, author, instructor, run_on_commit
 ):
-    run_on_commit(authoring.request_validation, instructor, corrected_draft, 1000, timezone.now())
+    run_on_commit(jobs.validate, instructor, corrected_draft, 1000, timezone.now())
     html = author.get(f"/author/versions/{corrected_draft.pk}/").content.decode()
     assert f'name="corrects" value="{wrong_v1.pk}"' in html
     assert f"This fixes a wrong key in v{wrong_v1.number}" in html

@@ -7,7 +7,7 @@ import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from problems import authoring, tasks
+from problems import authoring, jobs, tasks
 from problems.models import ValidationRun
 from tests.author.conftest import example_scenario
 
@@ -46,7 +46,7 @@ def test_it_validates_through_redis_with_progress(through_worker, instructor, cl
         timezone.now(),
     )
     version = authoring.create_scenario(instructor, problem, example_scenario(), "", timezone.now())
-    run = authoring.request_validation(instructor, version, SEEDS, timezone.now())
+    run = jobs.validate(instructor, version, SEEDS, timezone.now())
     worker, sent = through_worker
     (result,) = sent
 

@@ -11,7 +11,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from problems import authoring
+from problems import authoring, tasks
 from problems.models import Attempt, Regrade, ScenarioVersion, ValidationRun
 from problems.tasks import STALLED_AFTER
 from problems.variants import attempt_variant
@@ -142,13 +142,13 @@ def test_the_sweep_sends_again_only_work_queued_for_longer_than_it_should_be(
     fresh = Regrade.objects.create(corrected=published, key_version=published, created_at=young)
 
     # The tests run tasks in-process: what the sweep sends runs at once.
-    sent = authoring.requeue_stalled(now - STALLED_AFTER)
+    sent = tasks.requeue(now - STALLED_AFTER)
     assert sent == {"validations": [lost.pk], "regrades": [regrade.pk]}
     statuses = dict(ValidationRun.objects.values_list("pk", "status"))
     assert statuses == {lost.pk: "passed", waiting.pk: "queued", running.pk: "running"}
     assert Regrade.objects.get(pk=regrade.pk).status == "error"  # it ran: a version cannot
     assert Regrade.objects.get(pk=fresh.pk).status == "queued"  # correct itself
-    assert authoring.requeue_stalled(now - STALLED_AFTER) == {"validations": [], "regrades": []}
+    assert tasks.requeue(now - STALLED_AFTER) == {"validations": [], "regrades": []}
 
 
 def test_beat_runs_the_sweep_more_often_than_work_counts_as_stalled():

@@ -17,11 +17,11 @@ import time
 import pytest
 from django.utils import timezone
 
-from problems import authoring, regrade
+from problems import attempts as problem_attempts
+from problems import authoring, jobs, regrade
 from problems.models import Attempt, AuthoringLog, PartAnswer, Regrade, ValidationRun
 from problems.variants import attempt_variant
 from tests.author.conftest import example_scenario
-from trainer.practice import services
 
 pytestmark = pytest.mark.redis
 
@@ -71,7 +71,7 @@ def _publish(instructor, version):
         created_at=timezone.now(),
         finished_at=timezone.now(),
     )
-    authoring.publish(instructor, version, timezone.now())
+    jobs.publish(instructor, version, timezone.now())
     version.refresh_from_db()
     return version
 
@@ -86,31 +86,15 @@ def _answered_attempts(users, version, count):
             for seed in range(1, count + 1)
         ]
     )
-    rows = []
     for attempt in attempts:
         env = attempt_variant(attempt).env
         answers = {
             "kv_per_token": attempt_variant(attempt).key_text("kv_per_token"),
             "kv_total": f"{env['kv_per_token'] * env['context'] * env['users'] / 1e12:.6g} TB",
         }
-        _, parts, errors = services.grade_typed(attempt, answers)
-        assert not errors
-        attempt.submitted_at = now
-        attempt.score = sum(part.score for part in parts) / len(parts)
-        rows += [
-            PartAnswer(
-                attempt=attempt,
-                part_key=part.key,
-                text=part.text,
-                status=part.status,
-                score=part.score,
-                misconception=part.misconception or "",
-                message=part.message,
-            )
-            for part in parts
-        ]
-    Attempt.objects.bulk_update(attempts, ["submitted_at", "score"])
-    PartAnswer.objects.bulk_create(rows)
+        graded = problem_attempts.grade(attempt, answers)
+        assert not graded.parse_errors
+        problem_attempts.save_grades(attempt, graded, submitted_at=now)
     return attempts
 
 

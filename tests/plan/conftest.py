@@ -2,7 +2,7 @@ import pytest
 import yaml
 
 from tests.conftest import EXAMPLE_PROBLEM
-from trainer.plan.curriculum import load_curriculum
+from trainer.curriculum import load_curriculum
 
 # Problems whose plan order differs from their numeric order: block 2 reaches 21 before 8, and
 # block 3 reaches 17 before 11.

@@ -17,8 +17,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from trainer.plan import curriculum as module
-from trainer.plan.curriculum import (
+from trainer import curriculum as module
+from trainer.curriculum import (
     CURRICULUM_PATH,
     DEMOS,
     load_curriculum,

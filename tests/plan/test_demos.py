@@ -31,8 +31,8 @@ from problems.estimator.batching import (
 from problems.estimator.capacity import cost_per_day, replicas_needed
 from problems.estimator.gpu_choice import decode_cost_per_million_tokens
 from problems.estimator.prefix_cache import prefix_cache_time_saved
+from trainer.curriculum import load_curriculum
 from trainer.plan import demos
-from trainer.plan.curriculum import load_curriculum
 
 PAGES = {page.demo: page.number for page in load_curriculum().pages}
 BF16, FP8 = FORMATS["bf16"], FORMATS["fp8"]

@@ -8,8 +8,8 @@ from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from tests.plan.factories import record_attempt, record_review, solve
+from trainer.curriculum import load_curriculum
 from trainer.plan import services
-from trainer.plan.curriculum import load_curriculum
 from trainer.practice.models import Card
 
 CURRICULUM = load_curriculum()
@@ -23,7 +23,7 @@ CURRICULUM = load_curriculum()
         ("get", "/plan/pages/2/demo/"),
         ("post", "/plan/start/"),
         ("post", "/plan/blocks/1/goals/"),
-        ("post", "/plan/problems/3/practise/"),
+        ("post", "/plan/problems/3/practice/"),
     ],
 )
 def test_it_sends_anonymous_visitors_to_log_in(client, db, method, path):

@@ -6,8 +6,8 @@ import pytest
 from django.utils import timezone
 
 from tests.plan.factories import solve
+from trainer.curriculum import load_curriculum
 from trainer.plan import services
-from trainer.plan.curriculum import load_curriculum
 from trainer.plan.models import GoalTick
 from trainer.practice.models import Card
 
@@ -123,11 +123,11 @@ def test_it_does_not_redirect_outside_the_plan(learner_client, db):
 
 def test_it_opens_practice_on_a_problem(learner_client, learner, course_bank):
     html = learner_client.get("/plan/pages/4/").content.decode()
-    assert 'action="/plan/problems/8/practise/"' in html
+    assert 'action="/plan/problems/8/practice/"' in html
     assert "not in the bank yet" in html  # problem 22 is not in this bank
-    assert 'action="/plan/problems/22/practise/"' in html and html.count("Practise it") == 1
+    assert 'action="/plan/problems/22/practice/"' in html and html.count("Practise it") == 1
     learner_client.post("/plan/start/")
-    response = learner_client.post("/plan/problems/8/practise/", {"next": "/plan/pages/4/"})
+    response = learner_client.post("/plan/problems/8/practice/", {"next": "/plan/pages/4/"})
     assert response.status_code == 302 and response["Location"] == "/practice/"
     practice_html = learner_client.get("/practice/").content.decode()
     assert "Example problem 8" in practice_html
@@ -135,7 +135,7 @@ def test_it_opens_practice_on_a_problem(learner_client, learner, course_bank):
 
 def test_it_adds_the_problem_to_practice_first(learner_client, learner, course_bank):
     assert not Card.objects.filter(user=learner).exists()
-    learner_client.post("/plan/problems/3/practise/")
+    learner_client.post("/plan/problems/3/practice/")
     assert list(Card.objects.filter(user=learner).values_list("problem__number", flat=True)) == [3]
     html = learner_client.get("/plan/pages/2/").content.decode()
     assert re.search(
@@ -144,11 +144,11 @@ def test_it_adds_the_problem_to_practice_first(learner_client, learner, course_b
 
 
 def test_it_says_why_a_problem_cannot_be_practised(learner_client, course_bank):
-    response = learner_client.post("/plan/problems/22/practise/", {"next": "/plan/pages/4/"})
+    response = learner_client.post("/plan/problems/22/practice/", {"next": "/plan/pages/4/"})
     assert response["Location"] == "/plan/pages/4/"
     html = learner_client.get("/plan/pages/4/").content.decode()
     assert "Problem 22 is not in the bank yet" in html
 
 
 def test_it_refuses_a_problem_outside_the_course(learner_client, db):
-    assert learner_client.post("/plan/problems/26/practise/").status_code == 404
+    assert learner_client.post("/plan/problems/26/practice/").status_code == 404

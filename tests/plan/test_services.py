@@ -9,8 +9,8 @@ from problems.loader import load_bank
 from problems.models import Attempt
 from tests.plan.conftest import write_bank
 from tests.plan.factories import record_attempt, record_review, solve
+from trainer.curriculum import load_curriculum
 from trainer.plan import services
-from trainer.plan.curriculum import load_curriculum
 from trainer.plan.models import GoalTick, PlanStart
 from trainer.practice import services as practice
 from trainer.practice.models import Card
@@ -217,8 +217,7 @@ def test_it_makes_a_new_problem_next_in_practice(course_bank, learner):
     ranks_before = dict(Card.objects.values_list("problem__number", "rank"))
     profile = practice.get_profile(learner)
     assert practice.practice_queue(learner, profile, now).card.problem.number == 1
-    outcome = services.practise(learner, 17, now)
-    assert outcome.shown_first
+    services.practice_problem(learner, 17, now)
     assert practice.practice_queue(learner, profile, now).card.problem.number == 17
     card = Card.objects.get(user=learner, problem__number=17)
     assert card.open_attempt.started_at == now
@@ -233,30 +232,28 @@ def test_it_opens_a_chosen_problem_beyond_todays_new_limit(course_bank, learner)
     now = timezone.now()
     services.start_plan(learner, now)
     assert practice.practice_queue(learner, profile, now).card is None
-    assert services.practise(learner, 17, now).shown_first
+    services.practice_problem(learner, 17, now)
     assert practice.practice_queue(learner, profile, now).card.problem.number == 17
 
 
 def test_it_adds_a_problem_not_yet_in_practice(course_bank, learner):
-    outcome = services.practise(learner, 21, timezone.now())
-    assert outcome.shown_first
+    services.practice_problem(learner, 21, timezone.now())
     assert list(Card.objects.filter(user=learner).values_list("problem__number", flat=True)) == [21]
 
 
 def test_it_opens_a_card_that_is_not_due_as_extra_practice(course_bank, learner):
     now = timezone.now()
-    services.practise(learner, 3, now)
+    services.practice_problem(learner, 3, now)
     card = Card.objects.get(user=learner, problem__number=3)
     card.due_at = now + timedelta(days=6)
     card.last_reviewed_at = now - timedelta(days=1)
     card.open_attempt = None
     card.save()
-    outcome = services.practise(learner, 3, now)
-    assert outcome.shown_first
+    services.practice_problem(learner, 3, now)
     profile = practice.get_profile(learner)
     assert practice.practice_queue(learner, profile, now).card.pk == card.pk
 
 
 def test_it_refuses_a_problem_not_in_the_bank(course_bank, learner):
     with pytest.raises(services.PlanError, match="not in the bank"):
-        services.practise(learner, 25, timezone.now())
+        services.practice_problem(learner, 25, timezone.now())

@@ -207,7 +207,7 @@ def test_it_records_a_chosen_card_that_was_not_due_as_extra_practice(practising,
     attempt = open_attempt_of(practising)
     _post(practising, attempt, right_answers(attempt))
     assert Card.objects.get().due_at > timezone.now()
-    services.practise_now(carded, 3, timezone.now())
+    services.practice_now(carded, 3, timezone.now())
     again = open_attempt_of(practising)
     _post(practising, again, right_answers(again))
     assert Review.objects.get(attempt=again).kind == Review.Kind.EXTRA

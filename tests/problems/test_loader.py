@@ -13,8 +13,8 @@ def test_it_loads_a_problem_with_its_scenarios(bank_dir):
     assert problem.is_builtin
     assert problem.title.startswith("Size the KV cache")
     scenario = problem.scenarios.get()
-    assert scenario.current_version.number == 1
-    assert scenario.current_version.status == ScenarioVersion.Status.PUBLISHED
+    assert scenario.published_version.number == 1
+    assert scenario.published_version.status == ScenarioVersion.Status.PUBLISHED
     assert report.problems_created == [3]
 
 
@@ -37,7 +37,7 @@ def test_it_makes_a_changed_scenario_a_new_version_and_keeps_the_old(bank_dir):
     report = load_bank(bank_dir)
     scenario = Scenario.objects.get()
     assert report.versions_created == ["3/dense-gqa v2"]
-    assert scenario.current_version.number == 2
+    assert scenario.published_version.number == 2
     old = scenario.versions.get(number=1)
     assert old.status == ScenarioVersion.Status.RETIRED
     assert old.definition["params"]["users"] == {"int": [20, 200], "step": 10}
@@ -84,6 +84,10 @@ def test_it_retires_a_scenario_removed_from_the_file(bank_dir):
     path.write_text(text.replace("key: dense-gqa", "key: renamed"))
     report = load_bank(bank_dir)
     assert report.scenarios_retired == ["3/dense-gqa"]
-    assert list(Scenario.objects.filter(is_active=True).values_list("key", flat=True)) == [
-        "renamed"
-    ]
+    published = ScenarioVersion.objects.published().values_list("scenario__key", flat=True)
+    assert list(published) == ["renamed"]
+    # Back in the file unchanged: its last version from the bank is published again.
+    path.write_text(text)
+    report = load_bank(bank_dir)
+    assert report.versions_created == [] and report.scenarios_retired == ["3/renamed"]
+    assert list(published.all()) == ["dense-gqa"]

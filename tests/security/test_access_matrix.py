@@ -100,8 +100,8 @@ MATRIX = {
     "plan/blocks/<int:number>/goals/": Row(
         fixed("/plan/blocks/1/goals/"), logged_in(405), logged_in(302)
     ),
-    "plan/problems/<int:number>/practise/": Row(
-        fixed("/plan/problems/3/practise/"), logged_in(405), logged_in(302)
+    "plan/problems/<int:number>/practice/": Row(
+        fixed("/plan/problems/3/practice/"), logged_in(405), logged_in(302)
     ),
     # Mock interviews: the running one for its pages, the ended one for its report.
     "mock/": Row(fixed("/mock/"), logged_in(200), logged_in(405)),

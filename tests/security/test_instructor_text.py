@@ -8,7 +8,7 @@ import html
 import pytest
 from django.utils import timezone
 
-from problems import authoring
+from problems import authoring, jobs
 from problems.models import Attempt
 from problems.variants import attempt_variant
 from tests.author.conftest import example_scenario
@@ -51,8 +51,8 @@ def hostile_version(instructor, django_capture_on_commit_callbacks):
     definition["steps"] = [_marked("Step") + " " + step for step in definition["steps"]]
     version = authoring.create_scenario(instructor, problem, definition, "", now)
     with django_capture_on_commit_callbacks(execute=True):
-        authoring.request_validation(instructor, version, 1000, now)
-    authoring.publish(instructor, version, now)
+        jobs.validate(instructor, version, 1000, now)
+    jobs.publish(instructor, version, now)
     return version
 
 

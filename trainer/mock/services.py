@@ -16,6 +16,8 @@ The rules that make a mock impossible to game live here, not in the views:
   `end_expired`, which anything may call (no background job is needed). Ending grades every
   attempt as a whole (so errors carried forward count), marks unanswered parts blank, and records
   one `Review` of kind "mock" per problem through `trainer.practice.services.apply_review`.
+- A typed answer is read when it is recorded (an unreadable one is pointed out at once) but
+  graded only at the end, with the rest of its attempt (`problems.attempts`).
 """
 
 import random
@@ -25,10 +27,11 @@ from datetime import timedelta
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F
 
-from problems import variants
-from problems.engine import EngineError
-from problems.engine.grading import PARSE_ERROR
+from problems import attempts, variants
+from problems.engine import EngineError, ParseError
 from problems.models import Attempt, PartAnswer, Problem, ScenarioVersion
+from trainer import charts
+from trainer.curriculum import load_curriculum
 from trainer.mock.models import Mock, MockItem
 from trainer.mock.rubric import (
     CAPSTONE_RUBRIC,
@@ -60,9 +63,7 @@ class MockError(Exception):
 def _published_versions():
     """Every published version of an active scenario, with its problem: what mocks draw from."""
     return list(
-        ScenarioVersion.objects.filter(
-            scenario__is_active=True, scenario__current_version_id=F("id")
-        )
+        ScenarioVersion.objects.published()
         .select_related("scenario__problem")
         .order_by("scenario__problem__number", "scenario_id")
     )
@@ -294,40 +295,16 @@ def _grade_item(item, over_at):
     """Grade an attempt on everything recorded for it; unanswered parts become blank. Returns
     whether the attempt is incomplete (some part blank, or nothing could be graded)."""
     attempt = item.attempt
-    recorded = {answer.part_key: answer for answer in attempt.answers.all()}
     try:
-        _, parts, _ = practice.grade_typed(
-            attempt, {key: answer.text for key, answer in recorded.items()}
-        )
+        graded = attempts.grade(attempt, attempts.recorded_texts(attempt))
     except EngineError:
         # A version that no longer compiles cannot be graded; it scores nothing rather than
         # blocking the end of the mock.
-        parts = []
-    to_update, to_create = [], []
-    for part in parts:
-        status = part.status if part.status != PARSE_ERROR else practice.BLANK
-        score = part.score if status != practice.BLANK else 0.0
-        row = recorded.get(part.key)
-        if row is None:
-            row = PartAnswer(attempt=attempt, part_key=part.key, text="", value=None)
-            to_create.append(row)
-        else:
-            to_update.append(row)
-        row.status = status
-        row.score = score
-        row.misconception = part.misconception or ""
-        row.message = part.message
-        row.carried_forward = part.ecf
-    fields = ["status", "score", "misconception", "message", "carried_forward"]
-    if to_update:
-        PartAnswer.objects.bulk_update(to_update, fields)
-    if to_create:
-        PartAnswer.objects.bulk_create(to_create)
-    scores = [row.score for row in to_update + to_create]
-    attempt.score = sum(scores) / len(scores) if scores else 0.0
-    attempt.submitted_at = over_at
-    attempt.save(update_fields=["score", "submitted_at"])
-    return not parts or any(row.status == practice.BLANK for row in to_update + to_create)
+        attempt.score, attempt.submitted_at = 0.0, over_at
+        attempt.save(update_fields=["score", "submitted_at"])
+        return True
+    attempts.save_grades(attempt, graded, submitted_at=over_at)
+    return graded.incomplete
 
 
 def _feed_scheduler(user_id, items, incomplete, now):
@@ -348,7 +325,7 @@ def _feed_scheduler(user_id, items, incomplete, now):
         if card is None:  # the problem lost its published scenarios since the mock started
             continue
         elapsed = (
-            min(item.seconds_open, practice.MAX_ELAPSED_SECONDS)
+            min(item.seconds_open, attempts.MAX_ELAPSED_SECONDS)
             if item.first_opened_at is not None
             else None
         )
@@ -416,7 +393,7 @@ class AnswerOutcome:
 
 def record_answer(user, mock_id, position, part_key, text, now):
     """Record the answer to one part, once, if the mock is still open (deadline + GRACE)."""
-    text = (text or "").strip()[:200]
+    text = attempts.typed_text(text)
     with transaction.atomic():
         mock = Mock.objects.select_for_update().filter(pk=mock_id, user=user).first()
         if mock is None:
@@ -436,33 +413,15 @@ def record_answer(user, mock_id, position, part_key, text, now):
         variant = variants.attempt_variant(attempt)
         if part_key not in variant.keys:
             return AnswerOutcome(MISSING, mock=mock, item=item)
-        recorded = dict(attempt.answers.values_list("part_key", "text"))
-        if part_key in recorded:
+        if attempt.answers.filter(part_key=part_key).exists():
             return AnswerOutcome(ALREADY, mock=mock, item=item)
         if not text:
             return AnswerOutcome(EMPTY, "Type an answer first.", mock=mock, item=item)
         try:
-            result = variant.grade_all({**recorded, part_key: text})[part_key]
-        except EngineError:
-            result = None  # graded (as nothing) at the end, like the rest of the attempt
-        if result is not None and result.status == PARSE_ERROR:
-            return AnswerOutcome(PARSE, result.message, mock=mock, item=item)
-        try:
-            with transaction.atomic():
-                # Graded now only so the row is complete; the end regrades the whole attempt
-                # (errors carried forward need every part) before anyone sees a verdict.
-                PartAnswer.objects.create(
-                    attempt=attempt,
-                    part_key=part_key,
-                    text=text,
-                    value=result.value if result else None,
-                    status=result.status if result else practice.BLANK,
-                    score=result.score if result else 0.0,
-                    misconception=(result.misconception or "") if result else "",
-                    message=result.message if result else "",
-                    carried_forward=result.ecf if result else False,
-                )
-        except IntegrityError:
+            row = attempts.record_typed(attempt, part_key, text, variant)
+        except ParseError as error:
+            return AnswerOutcome(PARSE, error.message, mock=mock, item=item)
+        if row is None:
             return AnswerOutcome(ALREADY, mock=mock, item=item)
         item.first_answered_at = item.first_answered_at or now
         item.last_answered_at = now
@@ -477,14 +436,13 @@ def record_answer(user, mock_id, position, part_key, text, now):
 
 
 @dataclass
-class PartView:
+class AnswerBox:
     """One answer box as the running mock shows it: no key, no verdict."""
 
     key: str
     number: int
     prompt: str
     unit: str
-    url: str
     recorded: bool = False
     typed: str = ""
     error: str = ""
@@ -492,7 +450,7 @@ class PartView:
 
 
 @dataclass
-class ItemView:
+class ItemProgress:
     item: MockItem
     parts_total: int
     parts_recorded: int
@@ -518,7 +476,7 @@ def running_context(mock, position, now, *, part_errors=None):
     for item in items:
         variant = variants.attempt_variant(item.attempt)
         done = recorded.get(item.attempt_id, set())
-        views.append(ItemView(item, len(variant.parts), len(done & set(variant.keys))))
+        views.append(ItemProgress(item, len(variant.parts), len(done & set(variant.keys))))
         if item.position == position:
             current = (item, variant, done)
     if current is None:
@@ -528,12 +486,11 @@ def running_context(mock, position, now, *, part_errors=None):
     for number, part in enumerate(variant.parts, start=1):
         typed, error = part_errors.get(part.key, ("", ""))
         parts.append(
-            PartView(
+            AnswerBox(
                 key=part.key,
                 number=number,
                 prompt=part.prompt,
                 unit=part.unit,
-                url=f"/mock/{mock.pk}/problems/{item.position}/parts/{part.key}/",
                 recorded=part.key in done,
                 typed=typed,
                 error=error,
@@ -553,18 +510,17 @@ def running_context(mock, position, now, *, part_errors=None):
     }
 
 
-def part_view(mock, item, part_key, *, recorded, typed="", error="", note=""):
+def answer_box(item, part_key, *, recorded, typed="", error="", note=""):
     """One answer box, for the partial an answer request returns."""
     variant = variants.attempt_variant(item.attempt)
     number, part = next(
         (number, part) for number, part in enumerate(variant.parts, start=1) if part.key == part_key
     )
-    return PartView(
+    return AnswerBox(
         key=part.key,
         number=number,
         prompt=part.prompt,
         unit=part.unit,
-        url=f"/mock/{mock.pk}/problems/{item.position}/parts/{part.key}/",
         recorded=recorded,
         typed=typed,
         error=error,
@@ -581,7 +537,7 @@ def get_item(mock, position):
 
 
 @dataclass
-class FormatsView:
+class MockFormats:
     """What the mock page offers: the pages a drill can take and whether the capstone can run."""
 
     standard_minutes: int
@@ -590,9 +546,7 @@ class FormatsView:
     capstone_minutes: int | None = None
 
 
-def formats_view():
-    from trainer.plan.curriculum import load_curriculum
-
+def mock_formats():
     curriculum = load_curriculum()
     by_page = {}
     capstone = None
@@ -623,7 +577,7 @@ def formats_view():
             }
         )
     typical = round(sum(minutes) / len(minutes) * count) if minutes else 0
-    return FormatsView(
+    return MockFormats(
         standard_minutes=typical,
         standard_problems=count,
         pages=pages,
@@ -660,8 +614,6 @@ def dashboard_mocks(user, now, limit=5):
 
 def history_chart(mocks, *, highlight=None):
     """Scores of earlier mocks over time, oldest first, as an SVG bar chart."""
-    from trainer import charts
-
     ordered = sorted(mocks, key=lambda mock: (mock.ended_at, mock.pk))
     return charts.bar_chart(
         [
@@ -707,7 +659,7 @@ def report(mock):
     reports = []
     for item in items:
         attempt = item.attempt
-        outcomes = practice.stored_outcomes(attempt)
+        outcomes = attempts.stored_outcomes(attempt)
         reports.append(
             ItemReport(
                 item=item,
@@ -762,27 +714,9 @@ def solution_context(mock, position):
     item = get_item(mock, position)
     if item is None:
         return None
-    attempt = item.attempt
-    variant = variants.attempt_variant(attempt)
-    scenario = variant.scenario
-    problem = item.problem
-    return {
-        "mock": mock,
-        "item": item,
-        "attempt": attempt,
-        "problem": problem,
-        "text": variant.text,
-        "score": attempt.score or 0.0,
-        "results": practice.stored_outcomes(attempt),
-        "steps": variant.steps,
-        "tradeoffs": scenario.tradeoffs if scenario.tradeoffs is not None else problem.tradeoffs,
-        "model_answer": (
-            scenario.model_answer if scenario.model_answer is not None else problem.model_answer
-        ),
-        "self_check": problem.self_check,
-        "review": None,
-        "notice": attempt.regrade_notice,
-    }
+    context = attempts.solution_context(item.attempt, variants.attempt_variant(item.attempt))
+    context.update(mock=mock, item=item)
+    return context
 
 
 def save_rubric(mock, marks):
@@ -815,3 +749,15 @@ def rubric_from_post(post):
             continue
         marks.setdefault(int(position), {})[key] = level
     return marks
+
+
+def rescore(sender, attempt, **kwargs):
+    """A regrade changed the score of `attempt`: an ended mock's score is the mean of its
+    attempts' scores, so it is brought up to date."""
+    item = MockItem.objects.filter(attempt=attempt).select_related("mock").first()
+    if item is None or item.mock.ended_at is None:
+        return
+    scores = MockItem.objects.filter(mock=item.mock).values_list("attempt__score", flat=True)
+    scores = list(scores)
+    item.mock.score = sum(score or 0.0 for score in scores) / len(scores)
+    item.mock.save(update_fields=["score"])

@@ -44,7 +44,7 @@ def index(request):
     services.end_expired(now, user=request.user)
     past = services.past_mocks(request.user)
     context = {
-        "formats": services.formats_view(),
+        "formats": services.mock_formats(),
         "running": services.running_mock(request.user),
         "past": past,
         "history_chart": services.history_chart(past) if len(past) > 1 else "",
@@ -109,9 +109,7 @@ def _too_fast(request, mock, position, part_key, text, now):
     if services.is_over(mock, now):
         return redirect(_report_url(mock))
     if request.htmx:
-        part = services.part_view(
-            mock, item, part_key, recorded=False, typed=text[:200], error=TOO_FAST
-        )
+        part = services.answer_box(item, part_key, recorded=False, typed=text[:200], error=TOO_FAST)
         context = {"mock": mock, "item": item, "part": part}
         return render(request, "mock/mock.html#part", context, status=429)
     context = services.running_context(
@@ -158,8 +156,7 @@ def answer(request, mock_id, position, part_key):
             mock, position, now, part_errors={part_key: (text[:200], outcome.message)}
         )
         return render(request, "mock/mock.html", _clock(request, context, mock))
-    part = services.part_view(
-        mock,
+    part = services.answer_box(
         item,
         part_key,
         recorded=recorded,

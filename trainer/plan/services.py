@@ -18,12 +18,12 @@ The rules (also stated on the plan's pages):
 
 from dataclasses import dataclass
 
-from django.apps import apps
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Sum
 
 from problems.models import Attempt, PartAnswer, Problem
-from trainer.plan.curriculum import load_curriculum
+from trainer.curriculum import load_curriculum
+from trainer.mock.models import Mock
 from trainer.plan.models import GoalTick, PlanStart
 from trainer.practice import services as practice
 from trainer.practice.models import Review
@@ -154,11 +154,7 @@ def seconds_spent(user):
 
 
 def _mock_seconds(user):
-    try:
-        mock_model = apps.get_model("mock", "Mock")
-    except LookupError:  # an installation without mock interviews
-        return 0.0
-    total = mock_model.objects.filter(user=user, ended_at__isnull=False).aggregate(
+    total = Mock.objects.filter(user=user, ended_at__isnull=False).aggregate(
         total=Sum(F("ended_at") - F("started_at"))
     )["total"]
     return total.total_seconds() if total else 0.0
@@ -226,16 +222,9 @@ def save_goals(user, block, keys, now):
     return wanted
 
 
-@dataclass(frozen=True)
-class PractiseOutcome:
-    shown_first: bool  # practice opens on this problem
-    message: str
-
-
-def practise(user, number, now):
-    """Open problem `number` in practice now (see `practice.practise_now`)."""
+def practice_problem(user, number, now):
+    """Open problem `number` in practice now (see `practice.practice_now`)."""
     try:
-        practice.practise_now(user, number, now)
+        practice.practice_now(user, number, now)
     except practice.PracticeError as error:
         raise PlanError(str(error)) from None
-    return PractiseOutcome(True, f"Problem {number} is next in your practice.")

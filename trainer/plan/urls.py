@@ -8,5 +8,5 @@ urlpatterns = [
     path("pages/<int:number>/", views.page, name="plan-page"),
     path("pages/<int:number>/demo/", views.demo, name="plan-demo"),
     path("blocks/<int:number>/goals/", views.goals, name="plan-goals"),
-    path("problems/<int:number>/practise/", views.practise, name="plan-practise"),
+    path("problems/<int:number>/practice/", views.practice_problem, name="plan-practice"),
 ]

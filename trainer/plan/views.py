@@ -7,8 +7,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from trainer.curriculum import load_curriculum
 from trainer.plan import demos, services
-from trainer.plan.curriculum import load_curriculum
 from trainer.practice.models import Card
 
 
@@ -107,14 +107,12 @@ def goals(request, number):
 
 @login_required
 @require_POST
-def practise(request, number):
+def practice_problem(request, number):
     if not any(number in page.problems for page in load_curriculum().pages):
         raise Http404("no such problem in the course")
     try:
-        outcome = services.practise(request.user, number, timezone.now())
+        services.practice_problem(request.user, number, timezone.now())
     except services.PlanError as error:
         messages.error(request, str(error))
         return redirect(_safe_next(request, reverse("plan")))
-    if not outcome.shown_first:
-        messages.info(request, outcome.message)
     return redirect("practice")

@@ -9,12 +9,13 @@ import random
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import Count, F, Q
+from django.db.models import Count, Q
 
+from problems import attempts
 from problems.engine import EngineError
-from problems.engine.grading import PARSE_ERROR
-from problems.models import Attempt, PartAnswer, Problem, ScenarioVersion
-from problems.variants import attempt_variant, new_seed
+from problems.models import Attempt, Problem, ScenarioVersion
+from problems.variants import new_seed
+from trainer.curriculum import load_curriculum
 from trainer.practice.models import Card, LearnerProfile, Review
 from trainer.srs import (
     InterviewCard,
@@ -29,9 +30,6 @@ from trainer.srs import (
     review_quality,
 )
 
-# A card left open overnight should not count as 14 hours of thinking.
-MAX_ELAPSED_SECONDS = 60 * 60
-BLANK = "blank"
 # SM-2: a quality below 3 restarts the repetitions, a lapse.
 LAPSE_BELOW = 3
 
@@ -67,8 +65,6 @@ def today_start(profile, now):
 
 def plan_order():
     """Problem numbers in the order the 24-hour plan reaches them; authored problems after."""
-    from trainer.plan.curriculum import load_curriculum
-
     return list(load_curriculum().problems_in_plan_order())
 
 
@@ -79,7 +75,7 @@ def introduce(user, numbers, now):
     existing = set(Card.objects.filter(user=user).values_list("problem__number", flat=True))
     problems = (
         Problem.objects.filter(
-            number__in=numbers, scenarios__is_active=True, scenarios__current_version__isnull=False
+            number__in=numbers, scenarios__versions__in=ScenarioVersion.objects.published()
         )
         .exclude(number__in=existing)
         .distinct()
@@ -99,7 +95,7 @@ def introduce(user, numbers, now):
     return len(cards)
 
 
-def practise_now(user, number, now):
+def practice_now(user, number, now):
     """Open a question of problem `number` now, whatever the schedule says (the learner chose
     it): the card is created if needed, and practice shows this question next."""
     introduce(user, [number], now)
@@ -144,7 +140,7 @@ def learner_cards(user):
 
 
 @dataclass
-class QueueView:
+class PracticeQueue:
     """What the practice page needs: the card to show, and the day's numbers."""
 
     card: Card | None
@@ -188,7 +184,7 @@ def practice_queue(user, profile, now, cards=None):
     )
     by_id = {card.pk: card for card in cards}
     # A question already on screen comes first, so a reload shows it again; that includes one
-    # the learner chose (practise_now) although the schedule did not ask for it yet.
+    # the learner chose (practice_now) although the schedule did not ask for it yet.
     open_cards = [
         card
         for card in cards
@@ -198,7 +194,7 @@ def practice_queue(user, profile, now, cards=None):
         first = max(open_cards, key=lambda card: card.open_attempt.started_at)
     else:
         first = by_id[queue.keys[0]] if queue.keys else None
-    return QueueView(
+    return PracticeQueue(
         card=first,
         due_total=queue.due_total,
         new_left=len(queue.new_keys),
@@ -214,11 +210,9 @@ def practice_queue(user, profile, now, cards=None):
 
 def _published_versions(problem):
     return list(
-        ScenarioVersion.objects.filter(
-            scenario__problem=problem,
-            scenario__is_active=True,
-            scenario__current_version_id=F("id"),
-        ).select_related("scenario__problem")
+        ScenarioVersion.objects.published()
+        .filter(scenario__problem=problem)
+        .select_related("scenario__problem")
     )
 
 
@@ -265,76 +259,17 @@ def get_own_attempt(user, attempt_id):
 
 
 @dataclass
-class PartOutcome:
-    key: str
-    prompt: str
-    unit: str
-    text: str
-    status: str
-    score: float
-    message: str
-    misconception: str | None = None
-    key_text: str = ""
-    accepted: str = ""
-    ecf: bool = False
-    value: float | None = None  # what was typed, in the part's unit, as the grader read it
-
-
-@dataclass
 class Submission:
     """The result of submitting: graded parts, or parse errors that cost nothing."""
 
     attempt: Attempt
-    parts: list[PartOutcome] = field(default_factory=list)
+    parts: list[attempts.PartOutcome] = field(default_factory=list)
     parse_errors: dict[str, str] = field(default_factory=dict)
     review: Review | None = None
-    already_submitted: bool = False
 
     @property
     def accepted(self):
         return not self.parse_errors
-
-
-def grade_typed(attempt, answers):
-    """Grade typed answers {part key: text} of an attempt without saving anything.
-
-    Blank parts are graded as blank (score 0); any unparsable part makes the whole submission
-    a parse error, reported per part.
-    """
-    variant = attempt_variant(attempt)
-    typed = {part.key: (answers.get(part.key) or "").strip()[:200] for part in variant.parts}
-    filled = {key: text for key, text in typed.items() if text}
-    results = variant.grade_all(filled) if filled else {}
-    parse_errors = {
-        key: result.message for key, result in results.items() if result.status == PARSE_ERROR
-    }
-    parts = []
-    for part in variant.parts:
-        result = results.get(part.key)
-        described = {"key_text": variant.key_text(part.key), "accepted": variant.accepted(part.key)}
-        if result is None:
-            parts.append(
-                PartOutcome(
-                    part.key, part.prompt, part.unit, "", BLANK, 0.0, "No answer.", **described
-                )
-            )
-        else:
-            parts.append(
-                PartOutcome(
-                    part.key,
-                    part.prompt,
-                    part.unit,
-                    typed[part.key],
-                    result.status,
-                    result.score,
-                    result.message,
-                    result.misconception,
-                    ecf=result.ecf,
-                    value=result.value,
-                    **described,
-                )
-            )
-    return variant, parts, parse_errors
 
 
 def submit(user, attempt_id, answers, now):
@@ -351,36 +286,16 @@ def submit(user, attempt_id, answers, now):
         if attempt.submitted_at is not None:
             return Submission(
                 attempt,
-                parts=stored_outcomes(attempt),
+                parts=attempts.stored_outcomes(attempt),
                 review=Review.objects.filter(attempt=attempt).first(),
-                already_submitted=True,
             )
         try:
-            _, parts, parse_errors = grade_typed(attempt, answers)
+            graded = attempts.grade(attempt, answers)
         except EngineError as error:
             raise PracticeError(f"This question cannot be graded: {error}") from None
-        if parse_errors:
-            return Submission(attempt, parts=parts, parse_errors=parse_errors)
-        score = sum(part.score for part in parts) / len(parts)
-        attempt.submitted_at = now
-        attempt.score = score
-        attempt.save(update_fields=["submitted_at", "score"])
-        PartAnswer.objects.bulk_create(
-            [
-                PartAnswer(
-                    attempt=attempt,
-                    part_key=part.key,
-                    text=part.text,
-                    value=part.value,
-                    status=part.status,
-                    score=part.score,
-                    misconception=part.misconception or "",
-                    message=part.message,
-                    carried_forward=part.ecf,
-                )
-                for part in parts
-            ]
-        )
+        if graded.parse_errors:
+            return Submission(attempt, parts=graded.parts, parse_errors=graded.parse_errors)
+        attempts.save_grades(attempt, graded, submitted_at=now)
         card = (
             Card.objects.select_for_update()
             .select_related("problem")
@@ -393,37 +308,14 @@ def submit(user, attempt_id, answers, now):
             review = apply_review(
                 card,
                 attempt,
-                score,
-                incomplete=any(part.status == BLANK for part in parts),
-                elapsed=min((now - attempt.started_at).total_seconds(), MAX_ELAPSED_SECONDS),
+                graded.score,
+                incomplete=graded.incomplete,
+                elapsed=min(
+                    (now - attempt.started_at).total_seconds(), attempts.MAX_ELAPSED_SECONDS
+                ),
                 now=now,
             )
-        return Submission(attempt, parts=parts, review=review)
-
-
-def stored_outcomes(attempt):
-    """The graded parts of a submitted attempt, with keys recomputed from its variant."""
-    variant = attempt_variant(attempt)
-    stored = {answer.part_key: answer for answer in attempt.answers.all()}
-    outcomes = []
-    for part in variant.parts:
-        answer = stored.get(part.key)
-        outcomes.append(
-            PartOutcome(
-                part.key,
-                part.prompt,
-                part.unit,
-                answer.text if answer else "",
-                answer.status if answer else BLANK,
-                answer.score if answer else 0.0,
-                answer.message if answer else "No answer.",
-                (answer.misconception or None) if answer else None,
-                key_text=variant.key_text(part.key),
-                accepted=variant.accepted(part.key),
-                ecf=answer.carried_forward if answer else False,
-            )
-        )
-    return outcomes
+        return Submission(attempt, parts=graded.parts, review=review)
 
 
 def _kind_of(card, outcome_state_before, scheduler, now):

@@ -4,27 +4,29 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from problems.engine import EngineError, check_scenario, load_problem
+from problems.engine import EngineError, check_scenario
 from problems.loader import BankError, read_bank
-from problems.models import Problem, Scenario
+from problems.models import Problem, ScenarioVersion
 from problems.variants import compiled_scenario, variant_of
 
 
-def _scenario(number, key):
+def _published_version(number, key):
     problem = Problem.objects.filter(number=number).first()
     if problem is None:
         raise CommandError(f"There is no problem {number}. Has `manage.py load_bank` run?")
-    scenarios = problem.scenarios.filter(is_active=True, current_version__isnull=False)
-    if key is None:
-        scenario = scenarios.order_by("id").first()
-    else:
-        scenario = scenarios.filter(key=key).first()
-    if scenario is None:
-        keys = ", ".join(scenarios.values_list("key", flat=True)) or "none"
+    versions = (
+        ScenarioVersion.objects.published()
+        .filter(scenario__problem=problem)
+        .select_related("scenario__problem")
+        .order_by("scenario_id")
+    )
+    version = versions.first() if key is None else versions.filter(scenario__key=key).first()
+    if version is None:
+        keys = ", ".join(versions.values_list("scenario__key", flat=True)) or "none"
         raise CommandError(
             f"Problem {number} has no published scenario {key or ''!s}. Its scenarios: {keys}."
         )
-    return scenario
+    return version
 
 
 class Command(BaseCommand):
@@ -58,7 +60,7 @@ class Command(BaseCommand):
     def _variant(self, problem, scenario, seed):
         if seed < 0:
             raise CommandError("--seed must be 0 or more")
-        version = _scenario(problem, scenario).current_version
+        version = _published_version(problem, scenario)
         try:
             return variant_of(version, seed)
         except EngineError as error:
@@ -132,10 +134,9 @@ class Command(BaseCommand):
                 definitions = read_bank()
             except BankError as error:
                 raise CommandError(f"The bank files do not load:\n{error}") from None
-            for _path, data in definitions:
+            for _path, data, problem in definitions:
                 if problems and data["number"] not in problems:
                     continue
-                problem = load_problem(data)
                 yield (
                     problem,
                     [
@@ -144,18 +145,21 @@ class Command(BaseCommand):
                     ],
                 )
             return
-        scenarios = (
-            Scenario.objects.filter(is_active=True, current_version__isnull=False)
-            .select_related("problem", "current_version")
-            .order_by("problem__number", "id")
+        versions = (
+            ScenarioVersion.objects.published()
+            .select_related("scenario__problem")
+            .order_by("scenario__problem__number", "scenario_id")
         )
         if problems:
-            scenarios = scenarios.filter(problem__number__in=problems)
+            versions = versions.filter(scenario__problem__number__in=problems)
         by_problem = {}
-        for scenario in scenarios:
-            version = scenario.current_version
-            by_problem.setdefault(scenario.problem, []).append(
-                (scenario.key, version.number, lambda version=version: compiled_scenario(version))
+        for version in versions:
+            by_problem.setdefault(version.scenario.problem, []).append(
+                (
+                    version.scenario.key,
+                    version.number,
+                    lambda version=version: compiled_scenario(version),
+                )
             )
         yield from by_problem.items()
 

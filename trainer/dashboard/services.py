@@ -1,4 +1,5 @@
-"""The numbers and charts of the dashboard, in a constant number of queries.
+"""The learner's home page: the numbers and charts of practice (with the interview-day prediction)
+and the mock interviews, in a constant number of queries. It sits above the learner apps.
 
 Queries: the profile, the cards (with their problems), the queue's counts of today's reviews,
 the past year's review instants, the learner's latest answers and regraded answers, and the latest
@@ -11,6 +12,7 @@ from django.db.models import F
 
 from problems.models import Attempt
 from trainer import charts
+from trainer.mock.services import dashboard_mocks
 from trainer.practice import services
 from trainer.practice.models import Review
 from trainer.srs import (
@@ -88,8 +90,6 @@ def dashboard(user, profile, now):
 
 def _mocks(user, now):
     """The running mock and the latest ended ones (two queries when none has just expired)."""
-    from trainer.mock.services import dashboard_mocks
-
     return dashboard_mocks(user, now)
 
 
