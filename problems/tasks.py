@@ -70,4 +70,3 @@ def requeue(before):
     for regrade_id in stalled["regrades"]:
         regrade_attempts.apply_async((regrade_id,), ignore_result=True)
     return stalled
-

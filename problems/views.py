@@ -12,6 +12,7 @@ from django.db.models import Count, OuterRef, Q, Subquery
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -150,7 +151,7 @@ def problem_new(request):
             form.add_error(None, str(error))
         else:
             messages.success(request, f"Problem {problem.number} created. Now add a scenario.")
-            return redirect(f"/author/problems/{problem.number}/scenarios/new/")
+            return redirect("author-scenario-new", problem.number)
     return render(request, "author/problem_form.html", {"form": form, "problem": None})
 
 
@@ -169,7 +170,7 @@ def problem_edit(request, number):
             form.add_error(None, str(error))
         else:
             messages.success(request, f"Problem {problem.number} saved.")
-            return redirect(f"/author/problems/{problem.number}/")
+            return redirect("author-problem", problem.number)
     return render(request, "author/problem_form.html", {"form": form, "problem": problem})
 
 
@@ -224,7 +225,7 @@ def scenario_new(request, number):
                 messages.success(
                     request, f"Draft v{version.number} saved. Preview it, then validate."
                 )
-                return redirect(f"/author/versions/{version.pk}/")
+                return redirect("author-version", version.pk)
     return render(request, "author/scenario_form.html", _editor_context(form, problem, check=check))
 
 
@@ -248,8 +249,8 @@ def scenario_draft(request, scenario_id):
         draft = authoring.start_draft(request.user, scenario, now)
     except authoring.AuthoringError as error:
         messages.error(request, str(error))
-        return redirect(f"/author/problems/{scenario.problem.number}/")
-    return redirect(f"/author/versions/{draft.pk}/edit/")
+        return redirect("author-problem", scenario.problem.number)
+    return redirect("author-version-edit", draft.pk)
 
 
 @login_required
@@ -265,7 +266,7 @@ def version_edit(request, version_id):
             f"v{version.number} is not your draft; published versions never change. Start a "
             "draft of your own to revise it.",
         )
-        return redirect(f"/author/versions/{version.pk}/")
+        return redirect("author-version", version.pk)
     initial = {
         "key": scenario.key,
         "title": version.definition.get("title", scenario.title),
@@ -289,7 +290,7 @@ def version_edit(request, version_id):
                 form.add_error(None, str(error))
             else:
                 messages.success(request, f"Draft v{version.number} saved.")
-                return redirect(f"/author/versions/{version.pk}/")
+                return redirect("author-version", version.pk)
     return render(
         request,
         "author/scenario_form.html",
@@ -367,9 +368,9 @@ def version_discard(request, version_id):
         authoring.discard_draft(request.user, version, now)
     except authoring.AuthoringError as error:
         messages.error(request, str(error))
-        return redirect(f"/author/versions/{version.pk}/")
+        return redirect("author-version", version.pk)
     messages.success(request, f"Draft v{version.number} discarded.")
-    return redirect(f"/author/problems/{number}/")
+    return redirect("author-problem", number)
 
 
 def _preview_variant(scenario, problem, seed):
@@ -452,13 +453,13 @@ def validate(request, version_id):
     form = ValidateForm(request.POST)
     if not form.is_valid():
         messages.error(request, " ".join(form.errors.get("seeds", ["Give a number of seeds."])))
-        return redirect(f"/author/versions/{version.pk}/")
+        return redirect("author-version", version.pk)
     try:
         run = jobs.validate(request.user, version, form.cleaned_data["seeds"], now)
     except authoring.AuthoringError as error:
         messages.error(request, str(error))
-        return redirect(f"/author/versions/{version.pk}/")
-    return redirect(f"/author/validations/{run.pk}/")
+        return redirect("author-version", version.pk)
+    return redirect("author-validation", run.pk)
 
 
 @login_required
@@ -494,12 +495,12 @@ def publish(request, version_id):
     form = PublishForm(request.POST, candidates=[old for old, _ in _publish_candidates(version)])
     if not form.is_valid():
         messages.error(request, "Choose versions of this scenario to regrade.")
-        return redirect(f"/author/versions/{version.pk}/")
+        return redirect("author-version", version.pk)
     try:
         result = jobs.publish(request.user, version, now, form.cleaned_data["corrects"])
     except authoring.AuthoringError as error:
         messages.error(request, str(error))
-        return redirect(f"/author/versions/{version.pk}/")
+        return redirect("author-version", version.pk)
     text = f"v{result.version.number} is published; learners draw from it now."
     if result.retired:
         text += " Retired: " + ", ".join(f"v{old.number}" for old in result.retired) + "."
@@ -509,7 +510,7 @@ def publish(request, version_id):
         )
         text += "."
     messages.success(request, text)
-    return redirect(f"/author/versions/{version.pk}/")
+    return redirect("author-version", version.pk)
 
 
 @login_required
@@ -554,7 +555,7 @@ def problem_export(request, number):
         text = authoring.export_problem(request.user, problem, now)
     except authoring.AuthoringError as error:
         messages.error(request, str(error))
-        return redirect(f"/author/problems/{problem.number}/")
+        return redirect("author-problem", problem.number)
     return _yaml_response(text, f"{problem.number:02d}-problem.yaml")
 
 
@@ -568,7 +569,7 @@ def scenario_export(request, scenario_id):
         text = authoring.export_scenario(request.user, scenario, now)
     except authoring.AuthoringError as error:
         messages.error(request, str(error))
-        return redirect(f"/author/problems/{scenario.problem.number}/")
+        return redirect("author-problem", scenario.problem.number)
     return _yaml_response(text, f"{scenario.problem.number:02d}-{scenario.key}.yaml")
 
 
@@ -593,7 +594,7 @@ def import_view(request):
                 reasons = error.reasons
             else:
                 messages.success(request, f"Imported: {report.summary()}.")
-                return redirect(f"/author/problems/{report.problem.number}/")
+                return redirect("author-problem", report.problem.number)
     return render(
         request,
         "author/import.html",
@@ -631,8 +632,8 @@ def stats_refresh(request):
         "replaced when it finishes.",
     )
     back = request.POST.get("next", "")
-    if not (back.startswith("/author/") and "//" not in back):
-        back = "/author/stats/"
+    if not (back.startswith(reverse("author")) and "//" not in back):
+        back = reverse("author-stats")
     return redirect(back)
 
 

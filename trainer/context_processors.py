@@ -21,3 +21,11 @@ def roles(request):
         cached = {"user": user.pk, "instructor": is_instructor(user), "at": time.time()}
         request.session["roles"] = cached
     return {"is_instructor": cached["instructor"]}
+
+
+def navigation(request):
+    """The part of the site a page belongs to (the first segment of its route: "practice",
+    "plan", "mock", "author"; "" for the dashboard), so the navigation can mark it."""
+    match = request.resolver_match
+    route = match.route if match is not None else None
+    return {"section": route.split("/", 1)[0] if route is not None else None}

@@ -1,5 +1,5 @@
 from django.contrib.auth import views as auth_views
-from django.urls import path
+from django.urls import path, reverse_lazy
 
 from trainer.accounts import views
 
@@ -10,7 +10,8 @@ urlpatterns = [
     path(
         "password/",
         auth_views.PasswordChangeView.as_view(
-            template_name="accounts/password_change.html", success_url="/accounts/password/done/"
+            template_name="accounts/password_change.html",
+            success_url=reverse_lazy("password_change_done"),
         ),
         name="password_change",
     ),

@@ -51,7 +51,7 @@ def login(request):
 @require_POST
 def logout(request):
     auth.logout(request)
-    return redirect("/")
+    return redirect("home")
 
 
 @sensitive_post_parameters("password1", "password2")
@@ -59,10 +59,10 @@ def logout(request):
 @require_http_methods(["GET", "POST"])
 def signup(request):
     if request.user.is_authenticated:
-        return redirect("/")
+        return redirect("home")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         auth.login(request, user, backend="trainer.accounts.backends.ModelBackend")
-        return redirect("/")
+        return redirect("home")
     return render(request, "accounts/signup.html", {"form": form})

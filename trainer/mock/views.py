@@ -3,6 +3,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
@@ -21,11 +22,11 @@ def _get_mock_for_user(user, mock_id):
 
 
 def _report_url(mock):
-    return f"/mock/{mock.pk}/report/"
+    return reverse("mock-report", args=[mock.pk])
 
 
 def _problem_url(mock, position):
-    return f"/mock/{mock.pk}/problems/{position}/"
+    return reverse("mock-problem", args=[mock.pk, position])
 
 
 def _clock(request, context, mock):
@@ -67,10 +68,10 @@ def start(request):
         )
     except services.MockError as error:
         messages.error(request, str(error))
-        return redirect("/mock/")
+        return redirect("mock")
     if not created:
         messages.info(request, "You have a mock running: here it is. Finish it to start another.")
-    return redirect(f"/mock/{mock.pk}/")
+    return redirect("mock-detail", mock.pk)
 
 
 @login_required
@@ -181,7 +182,7 @@ def report(request, mock_id):
     now = timezone.now()
     mock = services.end_if_due(_get_mock_for_user(request.user, mock_id), now)
     if mock.ended_at is None:
-        return redirect(f"/mock/{mock.pk}/")
+        return redirect("mock-detail", mock.pk)
     context = services.report(mock)
     context.update(capstone=Mock.Format.CAPSTONE)
     return render(request, "mock/report.html", context)
@@ -193,7 +194,7 @@ def solution(request, mock_id, position):
     now = timezone.now()
     mock = services.end_if_due(_get_mock_for_user(request.user, mock_id), now)
     if mock.ended_at is None:
-        return redirect(f"/mock/{mock.pk}/")
+        return redirect("mock-detail", mock.pk)
     context = services.solution_context(mock, position)
     if context is None:
         raise Http404("no such problem in this mock")
@@ -210,6 +211,6 @@ def rubric(request, mock_id):
         services.save_rubric(mock, services.rubric_from_post(request.POST))
     except services.MockError as error:
         messages.error(request, str(error))
-        return redirect(f"/mock/{mock.pk}/")
+        return redirect("mock-detail", mock.pk)
     messages.success(request, "Self-assessment saved.")
     return redirect(_report_url(mock) + "#rubric")

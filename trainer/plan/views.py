@@ -29,7 +29,7 @@ def _block_or_404(number):
 def _safe_next(request, fallback):
     """Where to go back to after a form: a path of the plan only."""
     target = request.POST.get("next", "")
-    return target if target.startswith("/plan/") and "//" not in target else fallback
+    return target if target.startswith(reverse("plan")) and "//" not in target else fallback
 
 
 @login_required
