@@ -42,8 +42,7 @@ def tracked_files():
     return sorted(
         path.relative_to(ROOT).as_posix()
         for path in ROOT.rglob("*")
-        if path.is_file()
-        and not NOT_THE_PROJECT & set(path.relative_to(ROOT).parts)
+        if path.is_file() and not NOT_THE_PROJECT & set(path.relative_to(ROOT).parts)
     )
 
 
@@ -129,7 +128,9 @@ def test_the_readme_and_docs_are_checked_for_links():
 
 
 def test_a_link_to_a_missing_file_is_caught():
-    assert list(relative_links("[gone](../shared/DESIGN.md) and [there](docs/glossary.md#key)")) == [
+    assert list(
+        relative_links("[gone](../shared/DESIGN.md) and [there](docs/glossary.md#key)")
+    ) == [
         "../shared/DESIGN.md",
         "docs/glossary.md",
     ]
