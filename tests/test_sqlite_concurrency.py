@@ -1,8 +1,8 @@
 """Concurrent writes on the default SQLite set-up get queued, not refused.
 
 A stock Django SQLite configuration answered 16 concurrent write requests with hundreds of
-"database is locked" errors (DESIGN.md, "Running"); WAL, IMMEDIATE transactions and a busy timeout
-are what make the laptop default safe.
+"database is locked" errors (docs/reference.md, "Operations"); WAL, IMMEDIATE transactions and a
+busy timeout are what make the laptop default safe.
 """
 
 import http.cookiejar

@@ -2,7 +2,7 @@
 
 - Late acknowledgement is opted into per task (``acks_late=True``), and only for idempotent tasks,
   together with ``reject_on_worker_lost``: late acks alone lose a task whose worker child is
-  killed (REFERENCE.md, "Celery on Redis"). Such tasks must be safe to run twice.
+  killed (docs/reference.md, "Operations"). Such tasks must be safe to run twice.
 - Prefetch 1: our tasks are long (validation over 1,000 seeds, regrading), and a worker should not
   hoard messages another worker could run.
 - Every task has a time limit, and Redis's visibility timeout is longer than any of them, so a

@@ -11,6 +11,8 @@ from datetime import timedelta
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString
 
+from problems.engine.numbers import format_number
+
 ACCENT = "#0d47a1"
 MUTED = "#9e9e9e"
 GRID = "#e0e0e0"
@@ -313,6 +315,5 @@ def _fixed(value):
 
 
 def _number(value):
-    if value >= 100 or value == int(value):
-        return f"{value:,.0f}"
-    return f"{value:.3g}"
+    # The engine's formatter, so a chart's labels read like the numbers beside it.
+    return format_number(value)

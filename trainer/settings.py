@@ -109,7 +109,7 @@ TEMPLATES = [
 
 # SQLite by default. WAL lets readers run beside the writer, IMMEDIATE takes the write lock at
 # BEGIN so two writers queue on the busy timeout instead of failing with "database is locked"
-# when one upgrades a read lock (see DESIGN.md, "Running").
+# when one upgrades a read lock (docs/reference.md, "Operations").
 DATA_DIR = Path(os.environ.get("DATA_DIR", BASE_DIR / "var"))
 DATABASES = {
     "default": dj_database_url.parse(

@@ -37,7 +37,12 @@ def round_significant(value: float | int, figures: int, rounding: str = ROUND_HA
     if number == 0:
         return Decimal(0)
     exponent = number.adjusted() - figures + 1
-    return number.quantize(Decimal(1).scaleb(exponent), rounding=rounding)
+    rounded = number.quantize(Decimal(1).scaleb(exponent), rounding=rounding)
+    if rounded.adjusted() > number.adjusted():
+        # Rounding carried into the next power of ten (9.996 → 10.00): one place fewer, so the
+        # result keeps `figures` figures when written (10.0).
+        rounded = rounded.quantize(Decimal(1).scaleb(exponent + 1), rounding=rounding)
+    return rounded
 
 
 def round_decimals(value: float | int, decimals: int, rounding: str = ROUND_HALF_UP) -> Decimal:

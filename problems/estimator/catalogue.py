@@ -279,9 +279,11 @@ GPUS = {
             price_per_hour_low=1.8,
             price_per_hour_high=7.0,
             source=(
-                "NVIDIA H100 datasheet and product brief PB-11133-001: 1,979 TFLOPS BF16 and "
-                "3,958 FP8/INT8 are 'shown with sparsity', the dense figures are half. "
-                + _PRICE_NOTE
+                "NVIDIA H100 Tensor Core GPU datasheet, SXM column "
+                "(https://resources.nvidia.com/en-us-tensor-core/"
+                "nvidia-tensor-core-gpu-datasheet): 80 GB HBM3 at 3.35 TB/s, NVLink 900 GB/s, up "
+                "to 700 W; its 1,979 TFLOPS BF16 and 3,958 FP8/INT8 are 'shown with sparsity', "
+                "the dense figures are half. " + _PRICE_NOTE
             ),
         ),
         GPU(
@@ -302,8 +304,11 @@ GPUS = {
             price_per_hour_low=1.5,
             price_per_hour_high=5.0,
             source=(
-                "NVIDIA H100 datasheet (PCIe column): 1,513 TFLOPS BF16 and 3,026 FP8 are with "
-                "sparsity; dense is half. " + _PRICE_NOTE
+                "NVIDIA H100 PCIe product brief PB-11133-001 "
+                "(https://www.nvidia.com/content/dam/en-zz/Solutions/gtcs22/data-center/"
+                "h100/PB-11133-001_v01.pdf): 80 GB HBM2e at 2,000 GB/s, 350 W, an NVLink bridge "
+                "of 600 GB/s between pairs, else PCIe 5 x16; 1,513 TFLOPS BF16 and 3,026 FP8 are "
+                "with sparsity, dense is half. " + _PRICE_NOTE
             ),
         ),
         GPU(
@@ -324,8 +329,11 @@ GPUS = {
             price_per_hour_low=2.3,
             price_per_hour_high=8.0,
             source=(
-                "NVIDIA H200 datasheet (same compute as H100 SXM, sparsity figures halved to "
-                "dense), as summarised at glennklockwood.com/garden/processors. " + _PRICE_NOTE
+                "NVIDIA H200 Tensor Core GPU datasheet, SXM column "
+                "(https://nvdam.widen.net/s/nb5zzzsjdf/"
+                "hpc-datasheet-sc23-h200-datasheet-3002446): 141 GB HBM3e at 4.8 TB/s, NVLink 900 "
+                "GB/s, up to 700 W; the same compute as the H100 SXM, its sparsity figures halved "
+                "to dense. " + _PRICE_NOTE
             ),
         ),
         GPU(
@@ -346,9 +354,13 @@ GPUS = {
             price_per_hour_low=3.0,
             price_per_hour_high=10.0,
             source=(
-                "NVIDIA HGX B200 datasheet: 192 GB of HBM3e on the package, 1,440 GB usable per "
-                "8-GPU board, so 180 GB per GPU is taken; FP4 18 PFLOPS and FP8 9 PFLOPS are "
-                "with sparsity, dense is half. " + _PRICE_NOTE
+                "NVIDIA DGX B200 datasheet "
+                "(https://resources.nvidia.com/en-us-dgx-systems/dgx-b200-datasheet): 1,440 GB of "
+                "GPU memory for 8 GPUs, so 180 GB per GPU is taken (the package holds 192 GB of "
+                "HBM3e); 72 PFLOPS FP8 and 144 PFLOPS FP4 for 8 GPUs are with sparsity, so dense "
+                "is 4.5 and 9 PFLOPS per GPU. 8 TB/s, NVLink 5 at 1.8 TB/s and up to 1,000 W per "
+                "GPU: NVIDIA HGX B200 (https://www.nvidia.com/en-us/data-center/hgx/). "
+                + _PRICE_NOTE
             ),
         ),
         GPU(
@@ -369,9 +381,11 @@ GPUS = {
             price_per_hour_low=0.7,
             price_per_hour_high=2.0,
             source=(
-                "NVIDIA L40S datasheet: 733 TFLOPS BF16 and 1,466 FP8/INT8 are with sparsity, "
-                "dense is half; no NVLink, GPUs talk over PCIe 4 x16 (64 GB/s both "
-                "directions). " + _PRICE_NOTE
+                "NVIDIA L40S datasheet "
+                "(https://resources.nvidia.com/en-us-l40s/l40s-datasheet-28413): 48 GB GDDR6 at "
+                "864 GB/s, 350 W; 733 TFLOPS BF16 and 1,466 FP8/INT8 are with sparsity, dense is "
+                "half; no NVLink, GPUs talk over PCIe 4 x16 (64 GB/s both directions). "
+                + _PRICE_NOTE
             ),
         ),
         GPU(
@@ -392,8 +406,11 @@ GPUS = {
             price_per_hour_low=0.9,
             price_per_hour_high=4.0,
             source=(
-                "NVIDIA A100 datasheet (80GB SXM): 312 TFLOPS BF16 dense (624 with sparsity), "
-                "624 TOPS INT8 dense; no FP8 tensor cores. " + _PRICE_NOTE
+                "NVIDIA A100 datasheet, 80GB SXM column "
+                "(https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/"
+                "pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf): 80 GB HBM2e at 2,039 "
+                "GB/s, NVLink 600 GB/s, 400 W; 312 TFLOPS BF16 dense (624 with sparsity), 624 "
+                "TOPS INT8 dense; no FP8 tensor cores. " + _PRICE_NOTE
             ),
         ),
         GPU(
@@ -414,9 +431,16 @@ GPUS = {
             price_per_hour_low=1.5,
             price_per_hour_high=5.0,
             source=(
-                "AMD Instinct MI300X datasheet: 1,307.4 TFLOPS BF16 and 2,614.9 FP8 dense. "
-                "Infinity Fabric: 7 peer links of 128 GB/s (both directions) = 896 GB/s; "
-                "REFERENCE.md marks the link figure uncertain. " + _PRICE_NOTE
+                "AMD Instinct MI300X data sheet "
+                "(https://www.amd.com/content/dam/amd/en/documents/instinct-tech-docs/"
+                "data-sheets/amd-instinct-mi300x-data-sheet.pdf): 192 GB HBM3 at 5.3 TB/s, 750 W, "
+                "1,307.4 TFLOPS BF16 and 2,614.9 FP8 dense. AMD Instinct MI300X platform data "
+                "sheet (https://www.amd.com/content/dam/amd/en/documents/instinct-tech-docs/"
+                "data-sheets/amd-instinct-mi300x-platform-data-sheet.pdf): 7 Infinity Fabric "
+                "links per GPU, one to each peer, of 128 GB/s (both directions) = 896 GB/s. The "
+                "links do not pool as NVSwitch does: a collective among p of the 8 GPUs gets 64 × "
+                "(p − 1) GB/s each way, 448 at 8 GPUs as 896 GB/s here assumes, but 64 at 2. "
+                + _PRICE_NOTE
             ),
         ),
         GPU(
@@ -437,11 +461,13 @@ GPUS = {
             price_per_hour_low=0.05,
             price_per_hour_high=0.2,
             source=(
-                "NVIDIA Jetson AGX Orin Series technical brief and data sheet: 64 GB 256-bit "
-                "LPDDR5 at 204.8 GB/s, 15-60 W. The marketing '275 TOPS' is sparse INT8 of the "
-                "GPU (170) plus the two DLAs (105). GPU dense INT8 = 170 / 2 = 85 TOPS; dense "
-                "FP16/BF16 = 42.5 TFLOPS (Ampere tensor cores run FP16 at half the INT8 rate). "
-                "Price: a ~$2,000 module amortised over 3 years, not rented."
+                "NVIDIA Jetson AGX Orin Series technical brief "
+                "(https://www.nvidia.com/content/dam/en-zz/Solutions/gtcf21/jetson-orin/"
+                "nvidia-jetson-agx-orin-technical-brief.pdf): 64 GB 256-bit LPDDR5 at 204.8 GB/s, "
+                "15-60 W. The marketing '275 TOPS' is sparse INT8 of the GPU (170) plus the two "
+                "DLAs (105). GPU dense INT8 = 170 / 2 = 85 TOPS; dense FP16/BF16 = 42.5 TFLOPS "
+                "(Ampere tensor cores run FP16 at half the INT8 rate). Price: a ~$2,000 module "
+                "amortised over 3 years, not rented."
             ),
         ),
     )
@@ -464,7 +490,11 @@ MODELS = {
             dense_layers=32,
             published_total_params=8.03e9,
             published_active_params=8.03e9,
-            source="meta-llama/Meta-Llama-3-8B config.json; 8.03 B parameters (model card).",
+            source=(
+                "meta-llama/Meta-Llama-3-8B config.json "
+                "(https://huggingface.co/meta-llama/Meta-Llama-3-8B); 8.03 B parameters counted "
+                "from it (the model card and the Llama 3 paper, arXiv 2407.21783, say 8 B)."
+            ),
         ),
         Model(
             key="llama-3-70b",
@@ -480,7 +510,11 @@ MODELS = {
             dense_layers=80,
             published_total_params=70.55e9,
             published_active_params=70.55e9,
-            source="meta-llama/Meta-Llama-3-70B config.json; 70.55 B parameters.",
+            source=(
+                "meta-llama/Meta-Llama-3-70B config.json "
+                "(https://huggingface.co/meta-llama/Meta-Llama-3-70B); 70.55 B parameters counted "
+                "from it (the model card and the Llama 3 paper, arXiv 2407.21783, say 70 B)."
+            ),
         ),
         Model(
             key="llama-3.1-405b",
@@ -496,7 +530,11 @@ MODELS = {
             dense_layers=126,
             published_total_params=405.85e9,
             published_active_params=405.85e9,
-            source="meta-llama/Llama-3.1-405B config.json; 405.85 B parameters.",
+            source=(
+                "meta-llama/Llama-3.1-405B config.json "
+                "(https://huggingface.co/meta-llama/Llama-3.1-405B); 405.85 B parameters counted "
+                "from it (the Llama 3 paper, arXiv 2407.21783, says 405 B); 128K context."
+            ),
         ),
         Model(
             key="mixtral-8x7b",
@@ -516,8 +554,10 @@ MODELS = {
             published_total_params=46.70e9,
             published_active_params=12.88e9,
             source=(
-                "mistralai/Mixtral-8x7B-v0.1 config.json (intermediate_size 14336 is per "
-                "expert); 46.7 B total, 12.9 B active (Mistral AI, 'Mixtral of experts')."
+                "mistralai/Mixtral-8x7B-v0.1 config.json "
+                "(https://huggingface.co/mistralai/Mixtral-8x7B-v0.1; intermediate_size 14336 is "
+                "per expert); 46.70 B total and 12.88 B active counted from it ('Mixtral of "
+                "Experts', arXiv 2401.04088: 47 B and 13 B)."
             ),
         ),
         Model(
@@ -539,9 +579,10 @@ MODELS = {
             published_total_params=235.09e9,
             published_active_params=22.19e9,
             source=(
-                "Qwen/Qwen3-235B-A22B config.json (every layer MoE, per-head q/k norms); model "
-                "card: 235 B total, 22 B active, 32,768 tokens native (131,072 with YaRN); "
-                "235.09 / 22.19 B per REFERENCE.md."
+                "Qwen/Qwen3-235B-A22B config.json (https://huggingface.co/Qwen/Qwen3-235B-A22B; "
+                "every layer MoE, per-head q/k norms); model card: 235 B total, 22 B active, "
+                "32,768 tokens native (131,072 with YaRN); 235.09 / 22.19 B counted from the "
+                "config (Qwen3 Technical Report, arXiv 2505.09388)."
             ),
         ),
         Model(
@@ -569,10 +610,12 @@ MODELS = {
             published_total_params=671.0e9,
             published_active_params=37.6e9,
             source=(
-                "deepseek-ai/DeepSeek-V3 config.json (MLA, first 3 layers dense, 256 routed + 1 "
-                "shared experts, top-8; the router's e_score_correction_bias counted as a bias); "
-                "671 B total without the 14 B multi-token-prediction module, 37.6 B active "
-                "(REFERENCE.md; the paper rounds to 37 B); 128K context."
+                "deepseek-ai/DeepSeek-V3 config.json "
+                "(https://huggingface.co/deepseek-ai/DeepSeek-V3; MLA, first 3 layers dense, 256 "
+                "routed + 1 shared experts, top-8; the router's e_score_correction_bias counted "
+                "as a bias); 671 B total without the 14 B multi-token-prediction module, 37.6 B "
+                "active counted from the config (the technical report, arXiv 2412.19437, says 671 "
+                "B and 37 B); 128K context."
             ),
         ),
         Model(
@@ -599,23 +642,35 @@ MODELS = {
             published_total_params=116.83e9,
             published_active_params=5.13e9,
             source=(
-                "openai/gpt-oss-120b config.json (alternating 128-token sliding-window and full "
-                "layers, attention biases and per-head sinks, router and expert biases); model "
-                "card: 116.83 B total, 5.13 B active, the active figure leaving out the input "
-                "embedding table."
+                "openai/gpt-oss-120b config.json (https://huggingface.co/openai/gpt-oss-120b; "
+                "alternating 128-token sliding-window and full layers, attention biases and "
+                "per-head sinks, router and expert biases); model card (arXiv 2508.10925): 116.83 "
+                "B total, 5.13 B active, the active figure leaving out the input embedding table."
             ),
         ),
     )
 }
 
-_MX = "OCP Microscaling Formats (MX) Specification v1.0"
+_MX = (
+    "OCP Microscaling Formats (MX) Specification v1.0 "
+    "(https://www.opencompute.org/documents/ocp-microscaling-formats-mx-v1-0-spec-final-pdf)"
+)
 
 FORMATS = {
     fmt.key: fmt
     for fmt in (
-        NumberFormat("fp32", "FP32", 32, 0, 0, "", "IEEE 754 binary32."),
-        NumberFormat("bf16", "BF16", 16, 0, 0, "bf16_flops", "bfloat16: 8-bit exponent."),
-        NumberFormat("fp16", "FP16", 16, 0, 0, "fp16_flops", "IEEE 754 binary16."),
+        NumberFormat("fp32", "FP32", 32, 0, 0, "", "IEEE 754-2019 binary32."),
+        NumberFormat(
+            "bf16",
+            "BF16",
+            16,
+            0,
+            0,
+            "bf16_flops",
+            "bfloat16: FP32's 8-bit exponent with a 7-bit fraction (Kalamkar et al., 'A Study of "
+            "BFLOAT16 for Deep Learning Training', arXiv 1905.12322).",
+        ),
+        NumberFormat("fp16", "FP16", 16, 0, 0, "fp16_flops", "IEEE 754-2019 binary16."),
         NumberFormat(
             "fp8",
             "FP8 (E4M3)",
@@ -623,8 +678,8 @@ FORMATS = {
             0,
             0,
             "fp8_flops",
-            "FP8 E4M3/E5M2 (Micikevicius et al. 2022); the per-tensor or per-channel scale is "
-            "negligible and not counted.",
+            "FP8 E4M3/E5M2 (Micikevicius et al., 'FP8 Formats for Deep Learning', arXiv "
+            "2209.05433); the per-tensor or per-channel scale is negligible and not counted.",
         ),
         NumberFormat(
             "int8",
@@ -633,7 +688,8 @@ FORMATS = {
             0,
             0,
             "int8_ops",
-            "8-bit integers with a per-channel scale (negligible, not counted).",
+            "8-bit integers with a per-channel scale (negligible, not counted), as in "
+            "SmoothQuant (Xiao et al., arXiv 2211.10438).",
         ),
         NumberFormat(
             "int4",
@@ -642,8 +698,9 @@ FORMATS = {
             128,
             16,
             "",
-            "GPTQ/AWQ-style symmetric INT4: one FP16 scale per 128 weights = 4 + 16/128 bits; "
-            "weight-only, multiplied in 16-bit after dequantisation.",
+            "GPTQ (arXiv 2210.17323) / AWQ (arXiv 2306.00978)-style INT4: one FP16 scale per "
+            "128 weights = 4 + 16/128 bits; weight-only, multiplied in 16-bit after "
+            "dequantisation.",
         ),
         NumberFormat(
             "mxfp4",
@@ -661,8 +718,11 @@ FORMATS = {
             16,
             8,
             "fp4_flops",
-            "NVIDIA NVFP4: FP4 E2M1 in blocks of 16 with one FP8 E4M3 scale = 4 + 8/16 bits, "
-            "plus one FP32 scale per tensor (negligible, not counted).",
+            "NVIDIA, 'Introducing NVFP4 for Efficient and Accurate Low-Precision Inference' "
+            "(https://developer.nvidia.com/blog/"
+            "introducing-nvfp4-for-efficient-and-accurate-low-precision-inference/): FP4 E2M1 "
+            "in blocks of 16 with one FP8 E4M3 scale = 4 + 8/16 bits, plus one FP32 scale per "
+            "tensor (negligible, not counted).",
         ),
     )
 }

@@ -19,8 +19,7 @@ References
 ----------
 Pope et al., "Efficiently Scaling Transformer Inference", arXiv 2211.05102 (memory- vs
 compute-bound decode, tensor-parallel communication); Agrawal et al., "Sarathi-Serve",
-arXiv 2403.02310 (prefill/decode characteristics); REFERENCE.md "Formulas worth getting exactly
-right".
+arXiv 2403.02310 (prefill/decode characteristics).
 """
 
 import numpy as np

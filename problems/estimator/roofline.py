@@ -233,8 +233,9 @@ def attention_flops(model, new_tokens, cached_tokens=0):
     Notes
     -----
     For a prompt of s tokens on a full-attention model this is 2·L·h·(d_k + d_v)·s(s+1)/2, i.e.
-    REFERENCE's 4·L·s²·h·d halved for causal masking, up to the diagonal. MLA is counted in its
-    decompressed form (key width nope + rope, value width v_head_dim).
+    the non-causal 4·L·s²·h·d (2 FLOP per multiply-add, for QKᵀ and for the weighted sum of V)
+    halved for causal masking, up to the diagonal. MLA is counted in its decompressed form (key
+    width nope + rope, value width v_head_dim).
     """
     _model(model)
     check.positive("new_tokens", new_tokens, check.MAX_TOKENS)

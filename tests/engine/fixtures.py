@@ -1,5 +1,6 @@
 """A small stand-in catalogue with the estimator's field and function names, so engine tests
-that are not about the estimator run on figures written out here (from REFERENCE.md)."""
+that are not about the estimator run on figures written out here (the datasheet and config.json
+figures of docs/reference.md)."""
 
 import math
 from dataclasses import dataclass

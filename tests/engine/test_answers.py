@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from problems.engine import ParseError, parse_answer
 
-# Unit sizes written out from their definitions (REFERENCE.md: decimal unless "i").
+# Unit sizes written out from their definitions (SI decimal prefixes; IEC binary ones with "i").
 GB, GiB, TB, TiB, KiB = 1e9, 2**30, 1e12, 2**40, 2**10
 
 

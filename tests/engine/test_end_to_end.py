@@ -64,7 +64,8 @@ def test_the_real_catalogue_and_registry_are_the_ones_used(problem):
 
 def test_the_course_numbers_come_out_and_grade():
     variant = course_variant()
-    # REFERENCE.md: 327,680 B per token; 32,768 x 100 users = 1.07 TB.
+    # Llama-3-70B: 2 x 80 layers x 8 KV heads x 128 x 2 B = 327,680 B per token; x 32,768 x 100
+    # users = 1.07 TB.
     assert variant.answer("kv_per_token") * 1024 == 327_680
     assert variant.answer("kv_total") == pytest.approx(1.073741824, rel=1e-12)
     # 1.0737e12 B over 90% of 80 GB = 14.9 -> 15 H100s; with 141 GB of weights: 16.9 -> 17.

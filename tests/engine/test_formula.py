@@ -46,7 +46,8 @@ def refusal(source, env=ENV) -> str:
 
 
 def test_kv_cache_of_llama_3_70b_matches_the_published_figure():
-    # REFERENCE.md: 327,680 B per token; x 32,768 tokens x 100 users = 1.07 TB.
+    # Llama-3-70B's config.json: 2 x 80 x 8 x 128 x 2 B = 327,680 B per token; x 32,768 tokens
+    # x 100 users = 1.07 TB.
     per_token = "2 * model.layers * model.kv_heads * model.head_dim * dtype.bytes_per_element"
     assert value(per_token) == 327_680
     assert value(f"{per_token} * context * users") == 1_073_741_824_000

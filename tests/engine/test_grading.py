@@ -186,7 +186,7 @@ def test_a_known_mistake_gets_its_own_feedback():
         for v in (draw_variant(SCENARIO, s) for s in range(500))
         if v.env["model"].key == "llama-3-70b" and v.env["kv_format"].key == "bf16"
     )
-    assert variant.answer("kv_per_token") == 320  # 327,680 B (REFERENCE.md) = 320 KiB
+    assert variant.answer("kv_per_token") == 320  # 327,680 B = 320 KiB
     half = grade_part(variant, "kv_per_token", "160 KiB")
     assert (half.status, half.misconception) == ("incorrect", "kv-missing-factor-2")
     assert half.message.startswith("The cache holds a key and a value")

@@ -117,6 +117,8 @@ def test_unit_expressions_outside_the_grammar_are_refused(expression):
         (0.0402653184, {}, "0.0403"),
         (1.065, {"significant": 3}, "1.07"),  # half up on the decimal (binary rounds down)
         (2.0, {"significant": 3}, "2.00"),
+        (9.996, {"significant": 3}, "10.0"),  # carried into the next power: still 3 figures
+        (0.09996, {"significant": 2}, "0.10"),
         (1234.5, {"decimals": 1}, "1,234.5"),
         (0.85, {"exact": True}, "0.85"),
         (3.35e12, {"exact": True}, "3,350,000,000,000"),

@@ -6,6 +6,7 @@ typed in independently. Tolerance 0.5 % (published totals are rounded to 3-4 sig
 
 import dataclasses
 import math
+import re
 
 import pytest
 
@@ -134,6 +135,21 @@ def test_every_gpu_price_default_lies_in_its_range():
     for gpu in GPUS.values():
         assert gpu.price_per_hour_low <= gpu.price_per_hour_default <= gpu.price_per_hour_high
         assert "not" in gpu.source or "amortised" in gpu.source
+
+
+PRIMARY_SOURCE = {
+    GPU: r"https://www\.(nvidia|amd)\.com/|https://(resources\.nvidia\.com|nvdam\.widen\.net)/",
+    Model: r"https://huggingface\.co/[\w.-]+/[\w.-]+",
+    NumberFormat: r"https://|arXiv \d{4}\.\d{4,5}|IEEE 754",
+}
+
+
+def test_every_entry_names_its_primary_source():
+    # Instructors read these notes in the authoring reference: each names the datasheet, the
+    # published config.json or the paper a figure comes from, never a secondary summary.
+    for catalogue in (GPUS, MODELS, FORMATS):
+        for entry in catalogue.values():
+            assert re.search(PRIMARY_SOURCE[type(entry)], entry.source), entry.key
 
 
 def test_prices_per_second_are_the_hourly_prices_in_base_units():

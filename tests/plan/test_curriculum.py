@@ -1,8 +1,8 @@
 """The course's pages and 24-hour plan: the real file against the course, and the loader's refusals.
 
 Pure tests: no Django settings or database. The expected maps, plan rows and page-01 text are
-copied from the course text (shared/seed/000_f09282cd5e0673ac.txt); the numbers quoted in the
-pages are recomputed here from the published figures in shared/REFERENCE.md.
+copied from the course text the app is built on; the numbers quoted in the pages are recomputed
+here from the published figures (docs/reference.md).
 """
 
 import ast

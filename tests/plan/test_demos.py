@@ -1,7 +1,7 @@
 """The ten demos: they render, refuse bad input in words, say why a configuration cannot work,
 and show exactly the estimator's numbers.
 
-Expected numbers come from published figures (REFERENCE.md, the estimator's documented
+Expected numbers come from published figures (docs/reference.md, the estimator's documented
 examples) or from the estimator called directly with the same inputs, never from the view.
 """
 
@@ -131,7 +131,7 @@ def test_ttft_robot_multiplies_weight_only_int4_in_bf16(learner_client, db):
 def test_kv_cache_matches_the_course_example(learner_client, db):
     html = partial(learner_client, "kv_cache")
     shown = numbers(html)
-    # REFERENCE.md: Llama-3-70B in 16-bit, 327,680 B/token; × 32,768 tokens × 100 users.
+    # Llama-3-70B in 16-bit: 2 × 80 layers × 8 KV heads × 128 × 2 B = 327,680 B/token.
     assert shown["kv_per_token"] == 327_680
     assert shown["kv_total"] == 327_680 * 32_768 * 100
     assert "1.07 TB" in html
@@ -148,6 +148,24 @@ def test_kv_cache_matches_the_course_example(learner_client, db):
     assert close(shown["kv_budget_tokens"], budget)
     assert shown["contiguous_sequences"] == budget // 32768
     assert shown["paged_sequences"] == budget // (8192 + 7.5)
+
+
+def shown_text(html, name):
+    """The text a learner reads for the number named ``name``."""
+    return re.search(rf'data-name="{re.escape(name)}">([^<]+)</data>', html).group(1)
+
+
+def test_demos_round_half_up_as_the_worked_solutions_do(learner_client, db):
+    # DeepSeek-V3 caches 70,272 B per token in BF16; × 15,625 tokens × 25 users = 27.45 GB
+    # exactly, which binary floating point rounds down to 27.4 GB.
+    query = {"model": "deepseek-v3", "context_tokens": "15625", "users": "25"}
+    html = partial(learner_client, "kv_cache", query)
+    assert numbers(html)["kv_total"] == 27_450_000_000
+    assert shown_text(html, "kv_total") == "27.5 GB"
+    # A typed 1.065 m/s and a 1.065 ms queue read 1.07, not 1.06.
+    html = partial(learner_client, "ttft_robot", {"speed": "1.065", "queue_ms": "1.065"})
+    assert "moving at 1.07 m/s" in html
+    assert shown_text(html, "queue_time") == "1.07 ms"
 
 
 def test_kv_cache_of_latent_and_sliding_window_models(learner_client, db):
@@ -214,7 +232,7 @@ def test_prefix_cache_compares_random_and_cache_aware_routing(learner_client, db
 
 def test_speculative_matches_leviathan(learner_client, db):
     shown = numbers(partial(learner_client, "speculative"))
-    # Leviathan et al. 2023 via REFERENCE.md: α = 0.8, γ = 4 → E = 3.3616, 2.80× at c = 0.05.
+    # Leviathan et al. 2023 (arXiv 2211.17192): α = 0.8, γ = 4 → E = 3.3616, 2.80× at c = 0.05.
     assert shown["expected_tokens"] == pytest.approx(3.3616, abs=1e-12)
     assert shown["speedup"] == pytest.approx(3.3616 / 1.2, rel=1e-12)
     alpha = shown["break_even_acceptance"]
@@ -316,7 +334,7 @@ def test_moe_and_capacity_planners(learner_client, db):
         shown["moe_weights_per_gpu"],
         parallelism.expert_parallel_weight_bytes_per_gpu(model, FP8, 8),
     )
-    # Balls in bins (REFERENCE.md): E (1 − (1 − k/E)^B) with E 256, k 8, B 64.
+    # Balls in bins: E (1 − (1 − k/E)^B) with E 256, k 8, B 64.
     assert shown["distinct_experts"] == pytest.approx(256 * (1 - (1 - 8 / 256) ** 64))
     assert close(shown["distinct_experts"], moe.model_distinct_experts(model, 64))
     # 58 MoE layers × (dispatch + combine) × top-8 × 7,168 × 2 bytes × 7/8 on other GPUs.

@@ -1,4 +1,5 @@
-"""`manage.py bank sample|grade|check`: the bank as the web sees it (DESIGN.md's stable JSON)."""
+"""`manage.py bank sample|grade|check`: the bank as the web sees it, in the stable JSON shapes of
+docs/architecture.md, "Interfaces that stay stable"."""
 
 import json
 

@@ -4,85 +4,107 @@ Every number a demo shows is a :class:`Shown`: it renders as ``<data value="exac
 (the HTML element made for a machine-readable value beside its human text), so tests and
 screen readers get the estimator's exact figure while the learner reads "1.07 TB". Units are
 decimal, as in the estimator (GB = 1e9 B); a GiB figure is written as such where it is shown.
+
+The digits come from the engine's formatter (:func:`problems.engine.numbers.format_number`), so a
+demo writes a number exactly as a worked solution does: rounded half up on its decimal text
+(1.065 TB is 1.07 TB, where binary floating point would give 1.06), whole numbers in full,
+others to 3 significant figures. Values are scaled into a unit in decimal too
+(:func:`~problems.engine.numbers.in_unit`), and the unit is chosen after rounding, so 999.96 GB
+reads "1 TB", not "1,000 GB".
 """
 
-import math
 from dataclasses import dataclass
+from decimal import Decimal
 
 from django.utils.html import format_html
 
-_BYTE_UNITS = ((1e15, "PB"), (1e12, "TB"), (1e9, "GB"), (1e6, "MB"), (1e3, "kB"))
-_FLOP_UNITS = ((1e18, "E"), (1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"))
+from problems.engine.numbers import (
+    format_number,
+    in_unit,
+    round_decimals,
+    round_significant,
+    to_decimal,
+)
+
+FIGURES = 3
+# (shown from, unit size, unit): the first row whose threshold the rounded value reaches.
+_BYTE_UNITS = ((1e15, 1e15, "PB"), (1e12, 1e12, "TB"), (1e9, 1e9, "GB"), (1e6, 1e6, "MB"))
+_FLOP_PREFIXES = tuple(
+    (10.0**power, 10.0**power, prefix)
+    for power, prefix in ((18, "E"), (15, "P"), (12, "T"), (9, "G"), (6, "M"), (3, "k"))
+)
+# A duration moves to the larger unit from twice its size up (90 s, 1.5 h, 48 h, 3 days).
+_DURATION_UNITS = (
+    (3 * 86400, 86400, "days"),
+    (2 * 3600, 3600, "h"),
+    (120, 60, "min"),
+    (1, 1, "s"),
+    (1e-3, 1e-3, "ms"),
+    (0, 1e-6, "µs"),
+)
 
 
-def significant(value, digits=3):
-    """``value`` rounded to ``digits`` significant figures, written without an exponent."""
-    if value == 0 or not math.isfinite(value):
-        return f"{value:g}"
-    magnitude = math.floor(math.log10(abs(value)))
-    decimals = max(digits - 1 - magnitude, 0)
-    rounded = round(value, decimals)
-    # Rounding can carry into the next power of ten (999.6 → 1,000): one decimal fewer then.
-    if rounded and math.floor(math.log10(abs(rounded))) > magnitude:
-        decimals = max(decimals - 1, 0)
-    if rounded == int(rounded) and value == int(value):
-        decimals = 0  # an exact whole number reads better without ".0"
-    return f"{rounded:,.{decimals}f}"
+def _shown_magnitude(value) -> Decimal:
+    """|value| as it will read, rounded to the figures shown: what picks the unit."""
+    return abs(round_significant(value, FIGURES))
+
+
+def _scaled(value, units):
+    """``value`` in the first unit of ``units`` whose threshold it reaches once rounded, or
+    None when it reaches none."""
+    shown = _shown_magnitude(value)
+    for threshold, size, unit in units:
+        if shown >= to_decimal(threshold):
+            return f"{format_number(in_unit(value, size))} {unit}"
+    return None
+
+
+def number_text(value):
+    """A plain number as the engine writes it: whole numbers in full (32,768), others to 3
+    significant figures (3.36, 0.0123), magnitudes beyond 1e15 or below 1e-4 as × 10ⁿ."""
+    return format_number(value)
 
 
 def whole(value):
-    """A count, with thousands separators."""
-    return f"{value:,.0f}"
+    """A count, rounded half up to a whole number, with thousands separators."""
+    return format_number(value, decimals=0)
 
 
 def bytes_text(value):
     """Bytes in decimal units: ``327,680 B`` below 1 MB exactly, else ``1.07 TB``."""
-    if abs(value) < 1e6:
-        return f"{whole(value)} B"
-    for scale, unit in _BYTE_UNITS:
-        if abs(value) >= scale:
-            return f"{significant(value / scale)} {unit}"
-    return f"{whole(value)} B"  # pragma: no cover (every value ≥ 1e6 matched above)
+    return _scaled(value, _BYTE_UNITS) or f"{whole(value)} B"
 
 
 def seconds_text(value):
-    """A duration: µs, ms, s, min or h, whichever reads best."""
-    magnitude = abs(value)
-    if magnitude == 0:
+    """A duration: µs, ms, s, min, h or days, whichever reads best."""
+    if value == 0:
         return "0 s"
-    if magnitude < 1e-3:
-        return f"{significant(value * 1e6)} µs"
-    if magnitude < 1:
-        return f"{significant(value * 1e3)} ms"
-    if magnitude < 120:
-        return f"{significant(value)} s"
-    if magnitude < 2 * 3600:
-        return f"{significant(value / 60)} min"
-    if magnitude < 3 * 86400:
-        return f"{significant(value / 3600)} h"
-    return f"{significant(value / 86400)} days"
+    return _scaled(value, _DURATION_UNITS)
 
 
 def flops_text(value, unit="FLOP/s"):
     """FLOP/s (or FLOP) with an SI prefix: ``989 TFLOP/s``."""
-    for scale, prefix in _FLOP_UNITS:
-        if abs(value) >= scale:
-            return f"{significant(value / scale)} {prefix}{unit}"
-    return f"{significant(value)} {unit}"
+    units = tuple((threshold, size, prefix + unit) for threshold, size, prefix in _FLOP_PREFIXES)
+    return _scaled(value, units) or f"{number_text(value)} {unit}"
 
 
 def dollars_text(value):
     """Dollars: whole from $100, with cents from $1, else 3 significant figures ($0.0105)."""
-    if abs(value) >= 100:
-        return f"${whole(value)}"
-    if abs(value) >= 1:
-        return f"${value:,.2f}"
-    return f"${significant(value)}"
+    sign = "-" if value < 0 else ""
+    magnitude = abs(value)
+    if abs(round_decimals(magnitude, 2)) >= 100:
+        return f"{sign}${whole(magnitude)}"
+    if _shown_magnitude(magnitude) >= 1:
+        return f"{sign}${format_number(magnitude, decimals=2)}"
+    digits = number_text(magnitude)
+    if "." in digits and "×" not in digits and len(digits.partition(".")[2]) == 1:
+        digits += "0"  # $0.50, not $0.5
+    return f"{sign}${digits}"
 
 
 def percent_text(value):
-    """A share in [0, 1] as a percentage with up to 3 significant figures."""
-    return f"{significant(value * 100)}%"
+    """A share (0.75) as a percentage (75%), to 3 significant figures."""
+    return f"{format_number(in_unit(value, 0.01))}%"
 
 
 _FORMATTERS = {
@@ -93,7 +115,7 @@ _FORMATTERS = {
     "dollars": dollars_text,
     "percent": percent_text,
     "count": whole,
-    "number": significant,
+    "number": number_text,
 }
 
 

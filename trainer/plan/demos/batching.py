@@ -41,7 +41,7 @@ from ._common import (
     require_weights_fit,
     tensor_parallel_field,
 )
-from ._display import bytes_text, percent_text, show
+from ._display import bytes_text, percent_text, show, whole
 
 KV_FORMAT = FORMATS["bf16"]
 DISTRIBUTIONS = [
@@ -128,7 +128,7 @@ def compute(data):
     if fits < batch:
         need = kv_cache_bytes(model, KV_FORMAT, prompt + longest, batch)
         raise Impossible(
-            f"A batch of {batch} requests of {prompt:,} + {longest:,.0f} tokens needs "
+            f"A batch of {batch} requests of {prompt:,} + {whole(longest)} tokens needs "
             f"{bytes_text(need)} of KV cache; after the weights, {gpus} × {gpu.name} hold "
             f"{fits:,} such requests. Choose a smaller batch, shorter texts or more GPUs."
         )

@@ -27,7 +27,7 @@ from ._common import (
     integer_field,
     model_field,
 )
-from ._display import bytes_text, show
+from ._display import bytes_text, show, whole
 
 MAX_GPUS = 8  # one server: tensor parallelism beyond a node's NVLink domain is not modelled here
 PRICES = [
@@ -62,9 +62,9 @@ def _cell(model, gpu, weight_format, kv_format, batch, context, price_choice):
     )
     gpus = 1 << math.ceil(math.log2(need))
     if gpus > 1 and not gpu.interconnect_bandwidth:
-        return {"reason": f"needs {need:,.0f}; no GPU link", "gpus": None}
+        return {"reason": f"needs {whole(need)}; no GPU link", "gpus": None}
     if gpus > MAX_GPUS:
-        return {"reason": f"needs {need:,.0f} GPUs, more than one server", "gpus": None}
+        return {"reason": f"needs {whole(need)} GPUs, more than one server", "gpus": None}
     compute_format = compute_format_for(gpu, weight_format)
     price = getattr(gpu, f"price_per_second_{price_choice}")  # the estimator's unit, USD/s
     name = f"{gpu.key}_{weight_format.key}"

@@ -33,7 +33,7 @@ from ._common import (
     integer_field,
     model_field,
 )
-from ._display import flops_text, show
+from ._display import flops_text, number_text, show
 
 KV_FORMAT = FORMATS["bf16"]
 PHASES = [("decode", "Decode (one new token per sequence)"), ("prefill", "Prefill (whole prompts)")]
@@ -102,7 +102,7 @@ def compute(data):
         legend="left",
         decade_ticks=True,
         guides=[("ridge", [(ridge, float(roof[0])), (ridge, peak / TERA)])],
-        marker=(intensity, reached / TERA, f"{data['phase']} at {intensity:.3g} FLOP/B"),
+        marker=(intensity, reached / TERA, f"{data['phase']} at {number_text(intensity)} FLOP/B"),
     )
     return {
         "intensity": show("intensity", intensity, "number", " FLOP/B"),

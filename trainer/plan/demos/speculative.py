@@ -34,7 +34,7 @@ from ._common import (
     require_weights_fit,
     tensor_parallel_field,
 )
-from ._display import show
+from ._display import number_text, show
 
 KV_FORMAT = FORMATS["bf16"]
 CHART_GAMMAS = (1, 2, 4, 8)
@@ -132,12 +132,12 @@ def compute(data):
             )
             for index, each in enumerate(gammas)
         ],
-        title=f"Speedup against acceptance rate, draft cost c = {cost:g}",
+        title=f"Speedup against acceptance rate, draft cost c = {number_text(cost)}",
         x_label="acceptance rate α",
         y_label="speedup ×",
         legend="left",
         guides=[("no speedup", [(0.0, 1.0), (1.0, 1.0)])],
-        marker=(alpha, float(speedup), f"α = {alpha:g}, γ = {gamma}"),
+        marker=(alpha, float(speedup), f"α = {number_text(alpha)}, γ = {gamma}"),
     )
 
     def at_batch(batches):
@@ -161,7 +161,7 @@ def compute(data):
     if len(batches) > 1:
         batch_chart = charts.line_chart(
             [("roofline", charts.PALETTE[0], list(zip(batches, at_batch(batches), strict=True)))],
-            title=f"Speedup against batch size, α = {alpha:g}, γ = {gamma}",
+            title=f"Speedup against batch size, α = {number_text(alpha)}, γ = {gamma}",
             x_label="batch size [sequences]",
             y_label="speedup ×",
             log_x=True,

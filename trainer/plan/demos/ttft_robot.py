@@ -25,7 +25,7 @@ from ._common import (
     require_weights_fit,
     tensor_parallel_field,
 )
-from ._display import show, significant
+from ._display import number_text, show
 
 KV_FORMAT = FORMATS["bf16"]
 
@@ -112,7 +112,7 @@ def compute(data):
         "rows": rows,
         "ttft": show("ttft", ttft, "seconds"),
         "distance": show("distance", distance_during_latency(speed, ttft), "number", " m"),
-        "speed": significant(speed),
+        "speed": number_text(speed),
         "compute_format": compute_format,
         "chart": chart,
         "notes": notes,
