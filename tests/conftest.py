@@ -5,8 +5,16 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
+from hypothesis import settings as hypothesis_settings
 
 TEST_SECRET_KEY = "tests-only-secret-key-" + "k3y" * 20  # noqa: S105
+
+# Property tests run a few hundred examples in `make test` and thousands in `make test-thorough`
+# (HYPOTHESIS_PROFILE=thorough). A test that sets its own smaller max_examples keeps it: each of
+# its examples is expensive (a database, a whole curriculum).
+hypothesis_settings.register_profile("default", max_examples=200, deadline=None)
+hypothesis_settings.register_profile("thorough", max_examples=3000, deadline=None)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
 def pytest_configure(config):

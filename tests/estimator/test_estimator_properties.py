@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import assume, given, settings
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from problems.estimator import (
@@ -26,9 +26,6 @@ from problems.estimator import (
     speculative,
 )
 from problems.estimator.catalogue import FORMATS, GPUS, MODELS
-
-settings.register_profile("estimator", max_examples=60, deadline=None)
-settings.load_profile("estimator")
 
 models = st.sampled_from(sorted(MODELS.values(), key=lambda m: m.key))
 gpus = st.sampled_from([g for g in GPUS.values() if g.interconnect_bandwidth])

@@ -47,11 +47,13 @@ def test_practice_answers_never_fail_and_record_only_readable_ones(client, loade
         typed = text.strip()[:200]
         # Most as htmx sends them (the card alone), every fourth as a plain form (the page).
         htmx = {"HTTP_HX_REQUEST": "true"} if index % 4 else {}
-        started = time.perf_counter()
+        # CPU time of this process: a hostile answer must not cost the server seconds, and
+        # other processes on a busy machine must not make an honest one look slow.
+        started = time.process_time()
         response = client.post(
             f"/practice/attempts/{attempt.pk}/answer/", {f"part-{part.key}": text}, **htmx
         )
-        slowest = max(slowest, time.perf_counter() - started)
+        slowest = max(slowest, time.process_time() - started)
         assert response.status_code == 200, (text, response.status_code)
         html = response.content.decode()
         attempt.refresh_from_db()
@@ -71,7 +73,7 @@ def test_practice_answers_never_fail_and_record_only_readable_ones(client, loade
         )
     assert recorded > 50 and parse_errors > 600, (recorded, parse_errors)
     assert Review.objects.count() == recorded
-    assert slowest < 2.0, f"the slowest answer took {slowest:.2f} s"
+    assert slowest < 2.0, f"the slowest answer took {slowest:.2f} s of CPU"
 
 
 def test_mock_answers_never_fail_and_record_only_readable_ones(client, loaded_bank, learner):

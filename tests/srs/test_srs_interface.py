@@ -16,7 +16,6 @@ from trainer.srs import (
     Sm2Scheduler,
     Sm2State,
     make_scheduler,
-    state_from_dict,
 )
 
 PACKAGE = Path(__file__).resolve().parents[2] / "trainer" / "srs"
@@ -41,13 +40,6 @@ def test_factory_builds_both_and_refuses_unknown():
         make_scheduler("leitner")
     with pytest.raises(TypeError):
         make_scheduler("sm2", desired_retention=0.9)
-
-
-def test_state_from_dict_dispatches_on_the_scheduler_key():
-    assert state_from_dict(Sm2State().to_dict()) == Sm2State()
-    assert state_from_dict(FsrsState().to_dict()) == FsrsState()
-    with pytest.raises(ValueError):
-        state_from_dict({"repetitions": 0})
 
 
 def test_a_scheduler_refuses_the_other_ones_state():

@@ -17,7 +17,7 @@ from trainer.srs.interview import (
 )
 from trainer.srs.quality import SelfRating, review_quality
 from trainer.srs.queue import PracticeQueue, QueueCard, build_queue, queue_card
-from trainer.srs.schedulers import SCHEDULER_NAMES, make_scheduler, state_from_dict
+from trainer.srs.schedulers import SCHEDULER_NAMES, make_scheduler
 from trainer.srs.sm2 import Sm2Scheduler, Sm2State
 
 __all__ = [
@@ -49,7 +49,6 @@ __all__ = [
     "require_utc",
     "review_quality",
     "reviews_per_day",
-    "state_from_dict",
     "streak",
     "successful_streak",
     "weakest",

@@ -1,11 +1,11 @@
-"""Choosing a scheduler by name, and reading any stored state back."""
+"""Choosing a scheduler by name."""
 
 from datetime import UTC, tzinfo
 from typing import Any
 
-from trainer.srs.fsrs_scheduler import FsrsScheduler, FsrsState
-from trainer.srs.interface import CardState, Scheduler
-from trainer.srs.sm2 import Sm2Scheduler, Sm2State
+from trainer.srs.fsrs_scheduler import FsrsScheduler
+from trainer.srs.interface import Scheduler
+from trainer.srs.sm2 import Sm2Scheduler
 
 SCHEDULER_NAMES = ("sm2", "fsrs")
 """Names a learner can choose; SM-2 is the default."""
@@ -25,12 +25,3 @@ def make_scheduler(name: str = "sm2", *, learner_tz: tzinfo = UTC, **options: An
         return FsrsScheduler(learner_tz, **options)
     raise ValueError(f"unknown scheduler {name!r}; choose one of {SCHEDULER_NAMES}")
 
-
-def state_from_dict(data: dict[str, Any]) -> CardState:
-    """Read a stored state of either scheduler, by its ``"scheduler"`` key."""
-    kind = data.get("scheduler") if isinstance(data, dict) else None
-    if kind == "sm2":
-        return Sm2State.from_dict(data)
-    if kind == "fsrs":
-        return FsrsState.from_dict(data)
-    raise ValueError(f"not a scheduler state: {data!r}")
