@@ -24,4 +24,3 @@ def make_scheduler(name: str = "sm2", *, learner_tz: tzinfo = UTC, **options: An
     if name == "fsrs":
         return FsrsScheduler(learner_tz, **options)
     raise ValueError(f"unknown scheduler {name!r}; choose one of {SCHEDULER_NAMES}")
-
