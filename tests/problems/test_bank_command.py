@@ -4,6 +4,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from problems.loader import load_bank
+from tests.practice.helpers import fold_problem_texts
 
 pytestmark = pytest.mark.django_db
 
@@ -27,6 +28,18 @@ def test_it_samples_a_variant_as_json(loaded, capsys):
     assert [part["key"] for part in data["parts"]][:2] == ["kv_per_token", "kv_total"]
     assert {"key", "prompt", "unit", "answer", "tolerance"} <= set(data["parts"][0])
     assert data["params"]["model"]["key"] in {"llama-3-8b", "llama-3-70b"}
+
+
+def test_it_samples_the_model_answer_and_follow_ups_rendered_for_the_variant(loaded, capsys):
+    data = _json(capsys, "sample", "3", "--seed", "7", "--json")
+    total = next(part for part in data["parts"] if part["key"] == "kv_total")
+    assert f"{total['answer']:.3g} TB" in data["model_answer"]
+    assert data["follow_ups"] == []  # the version was stored without them: the problem's row
+    fold_problem_texts()
+    data = _json(capsys, "sample", "3", "--seed", "7", "--json")
+    (question, answer), _ = [(f["question"], f["answer"]) for f in data["follow_ups"]]
+    assert question == "What does an FP8 cache change here?"
+    assert answer.startswith(f"It halves the {total['answer']:.3g} TB to ")
 
 
 def test_it_draws_the_same_variant_for_the_same_seed(loaded, capsys):

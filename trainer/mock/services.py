@@ -26,7 +26,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, F
 
 from problems import variants
-from problems.engine import EngineError
+from problems.engine import EngineError, solution_texts
 from problems.engine.grading import PARSE_ERROR
 from problems.models import Attempt, PartAnswer, Problem, ScenarioVersion
 from trainer.mock.models import Mock, MockItem
@@ -764,7 +764,6 @@ def solution_context(mock, position):
         return None
     attempt = item.attempt
     variant = variants.attempt_variant(attempt)
-    scenario = variant.scenario
     problem = item.problem
     return {
         "mock": mock,
@@ -775,11 +774,7 @@ def solution_context(mock, position):
         "score": attempt.score or 0.0,
         "results": practice.stored_outcomes(attempt),
         "steps": variant.steps,
-        "tradeoffs": scenario.tradeoffs if scenario.tradeoffs is not None else problem.tradeoffs,
-        "model_answer": (
-            scenario.model_answer if scenario.model_answer is not None else problem.model_answer
-        ),
-        "self_check": problem.self_check,
+        **solution_texts(variant, problem),
         "review": None,
         "notice": attempt.regrade_notice,
     }

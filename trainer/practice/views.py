@@ -6,6 +6,7 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from problems.engine import solution_texts
 from problems.variants import attempt_variant, mark_regrade_seen
 from trainer.accounts import ratelimit
 from trainer.mock.services import is_over, running_mock
@@ -115,18 +116,13 @@ def answer(request, attempt_id):
 
 
 def _result_context(attempt, variant, parts, review):
-    scenario = variant.scenario
     problem = attempt.version.scenario.problem
     return {
         "state": "result",
         "results": parts,
         "score": attempt.score,
         "steps": variant.steps,
-        "tradeoffs": scenario.tradeoffs if scenario.tradeoffs is not None else problem.tradeoffs,
-        "model_answer": (
-            scenario.model_answer if scenario.model_answer is not None else problem.model_answer
-        ),
-        "self_check": problem.self_check,
+        **solution_texts(variant, problem),
         "review": review,
         "ratings": RATINGS,
     }

@@ -4,7 +4,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from problems.engine import EngineError, check_scenario, load_problem
+from problems.engine import EngineError, check_scenario, load_problem, solution_texts
 from problems.loader import BankError, read_bank
 from problems.models import Problem, Scenario
 from problems.variants import compiled_scenario, variant_of
@@ -66,8 +66,13 @@ class Command(BaseCommand):
 
     def _sample(self, problem, scenario, seed, json, **options):
         variant = self._variant(problem, scenario, seed)
+        # A version stored before problem texts were folded into it shows its problem's.
+        texts = solution_texts(variant, _scenario(problem, scenario).problem)
         if json:
-            self.stdout.write(_dumps(variant.to_json()))
+            data = variant.to_json()
+            data["model_answer"] = texts["model_answer"]
+            data["follow_ups"] = [{"question": q, "answer": a} for q, a in texts["follow_ups"]]
+            self.stdout.write(_dumps(data))
             return
         self.stdout.write(variant.text)
         for part in variant.parts:
@@ -79,6 +84,10 @@ class Command(BaseCommand):
         self.stdout.write("\nWorked solution:")
         for step in variant.steps:
             self.stdout.write(f"  - {step}")
+        if texts["model_answer"]:
+            self.stdout.write("\nModel answer:\n" + texts["model_answer"].strip())
+        for question, answer in texts["follow_ups"]:
+            self.stdout.write(f"\nQ: {question}\nA: {answer}")
 
     def _grade(self, problem, scenario, seed, part, answer, json, **options):
         variant = self._variant(problem, scenario, seed)
