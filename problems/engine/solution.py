@@ -215,8 +215,9 @@ def solution_texts(variant, fallback=None) -> dict:
 
     A field the scenario's definition does not carry is taken from `fallback` (the problem: any
     object with `model_answer`, `tradeoffs`, `self_check`… attributes, such as a stored
-    problem), rendered with the variant's values when it fits the scenario and shown as written
-    when it does not. This covers versions stored before texts were folded into definitions.
+    problem), rendered with the variant's values. This covers versions stored before texts were
+    folded into definitions; a text that does not fit the scenario (a name it lacks, a formula
+    that fails for the variant) is left out rather than shown with its placeholders.
     """
     solution = variant.scenario.solution
     texts = {
@@ -230,29 +231,39 @@ def solution_texts(variant, fallback=None) -> dict:
     if fallback is None:
         return texts
     if solution.model_answer is None:
-        texts["model_answer"] = _render_loose(variant, getattr(fallback, "model_answer", "") or "")
+        model_answer = getattr(fallback, "model_answer", "") or ""
+        texts["model_answer"] = _render_loose(variant, model_answer) or ""
     for name in ("tradeoffs", "self_check"):
         if getattr(solution, name) is None:
             items = getattr(fallback, name, None) or ()
             items = [items] if isinstance(items, str) else items
-            texts[name] = tuple(_render_loose(variant, item) for item in items)
+            texts[name] = _rendered(variant, items)
     if solution.follow_ups is None:
-        texts["follow_ups"] = tuple(
-            (_render_loose(variant, item["question"]), _render_loose(variant, item["answer"]))
-            for item in getattr(fallback, "follow_ups", None) or ()
-            if isinstance(item, Mapping) and {"question", "answer"} <= item.keys()
-        )
+        pairs = []
+        for item in getattr(fallback, "follow_ups", None) or ():
+            if isinstance(item, Mapping) and {"question", "answer"} <= item.keys():
+                question, answer = _rendered(variant, (item["question"], item["answer"]), True)
+                if question and answer:
+                    pairs.append((question, answer))
+        texts["follow_ups"] = tuple(pairs)
     return texts
 
 
-def _render_loose(variant, source) -> str:
-    """A problem-level text rendered for a scenario it was not compiled with; as written if it
-    does not fit the scenario's names or fails to evaluate."""
+def _rendered(variant, sources, keep_places=False) -> tuple:
+    rendered = (_render_loose(variant, source) for source in sources)
+    if keep_places:
+        return tuple(rendered)
+    return tuple(text for text in rendered if text is not None)
+
+
+def _render_loose(variant, source) -> str | None:
+    """A problem-level text rendered for a scenario it was not compiled with; None if it does
+    not fit the scenario's names or fails to evaluate for the variant."""
     if not isinstance(source, str):
-        return ""
+        return None
     scenario = variant.scenario
     try:
         template = compile_template(source, scenario.names, scenario.catalogue)
         return template.render(variant.env, variant.displays)
     except FormulaError:
-        return source
+        return None

@@ -158,7 +158,7 @@ def test_a_version_without_texts_falls_back_to_the_problems_rendered():
     )
     texts = solution_texts(variant, problem)
     assert texts["model_answer"] == f"{variant.displays['users'].value} users."
-    assert texts["tradeoffs"] == (f"Fits {variant.env['gpu'].name}.", "Uses {nothing_here}.")
+    assert texts["tradeoffs"] == (f"Fits {variant.env['gpu'].name}.",)  # the other does not fit
     assert texts["follow_ups"] == ()
     assert solution_texts(variant)["model_answer"] == ""
 
