@@ -12,10 +12,11 @@ Rules, for each rendered text of each checked variant:
   (``{15} minutes``, ``{0.85:%}``): a fact that holds for every variant, marked as deliberate.
 - A constant placeholder must not contradict the variant: it is an error when the variant has
   a value of the same kind (the same physical dimension, or the same counted noun; the unit is
-  the placeholder's, or the word that follows it) — a part's key, a drawn parameter or a given
-  value — within a factor of 10 of the constant but more than 1% away from it. That is how a
-  stale example reads ("24 GPUs" beside a key of 26 GPUs); a constant of another order of
-  magnitude (TCP's 15 minutes beside a 30 s check interval) is not confused with it.
+  the placeholder's, or the word that follows it), a part's key or a given value, within a
+  factor of 10 of the constant but more than 1% away from it. That is how a stale example reads
+  ("24 GPUs" beside a key of 26 GPUs); a constant of another order of magnitude, or of the kind
+  of an input the variant draws (an idle timeout beside a check interval), is not confused with
+  it.
 """
 
 import re
@@ -142,15 +143,12 @@ def _unit_after(text) -> object:
 
 
 def _values_of_the_variant(variant):
-    """(name, value in base units, display unit) of the parts' keys, the drawn parameters and
-    the given values."""
+    """(name, value in base units, display unit) of the parts' keys and the given values: the
+    numbers a worked example states. A drawn parameter is an input, and a constant of its kind
+    is usually another quantity (an idle timeout beside a check interval)."""
     scenario = variant.scenario
     for part in scenario.parts:
         yield part.key, variant.keys[part.key], part.unit
-    for param in scenario.params:
-        if param.is_catalogue or param.space == "value" or param.unit is None:
-            continue
-        yield param.name, variant.env[param.name], param.unit
     for given in scenario.given:
         yield given.name, variant.env[given.name], given.unit
 
