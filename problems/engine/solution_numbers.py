@@ -10,13 +10,13 @@ Rules, for each rendered text of each checked variant:
   A number followed by a magnitude letter (32K, 70B, 1.5M) is a number. Everything else comes
   from the variant through a placeholder, or is written as a constant placeholder
   (``{15} minutes``, ``{0.85:%}``): a fact that holds for every variant, marked as deliberate.
-- A constant placeholder must not contradict the variant: it is an error when the variant has
-  a value of the same kind (the same physical dimension, or the same counted noun; the unit is
-  the placeholder's, or the word that follows it), a part's key or a given value, within a
-  factor of 10 of the constant but more than 1% away from it. That is how a stale example reads
-  ("24 GPUs" beside a key of 26 GPUs); a constant of another order of magnitude, or of the kind
-  of an input the variant draws (an idle timeout beside a check interval), is not confused with
-  it.
+- A constant placeholder must not contradict the variant: it is an error when the variant has a
+  value of the same kind (the same physical dimension, or the same counted noun, never a bare
+  share or ratio; the unit is the placeholder's, or the word that follows it), a part's key or a
+  given value, within a factor of 10 of the constant but more than 1% away from it. That is how
+  a stale example reads ("24 GPUs" beside a key of 26 GPUs); a constant of another order of
+  magnitude, or of the kind of an input the variant draws (an idle timeout beside a check
+  interval), is not confused with it.
 """
 
 import re
@@ -156,6 +156,6 @@ def _values_of_the_variant(variant):
 def _same_kind(unit, other) -> bool:
     if unit.noun or other.noun:
         return bool(unit.noun and other.noun and same_noun(unit.noun, other.noun))
-    if unit.dimensions or other.dimensions:
-        return unit.dimensions == other.dimensions
-    return unit.is_percent and other.is_percent
+    # A share or a ratio (%, ×) says nothing of what it measures: "kernels 20% slower" beside
+    # "82% of the memory wasted" is no contradiction. Only physical kinds and nouns are compared.
+    return bool(unit.dimensions) and unit.dimensions == other.dimensions
