@@ -20,6 +20,7 @@ Rules, for each rendered text of each checked variant:
 """
 
 import re
+from functools import lru_cache
 
 from .errors import FormulaError, ParseError
 from .templates import Placeholder
@@ -67,6 +68,12 @@ def check_solution_numbers(variant, seed, report) -> None:
 
 def stray_numbers(text: str) -> list[str]:
     """The numbers in literal text that are neither small (0, 1, 2) nor part of a name."""
+    return list(_stray_numbers(text))
+
+
+@lru_cache(maxsize=4096)
+def _stray_numbers(text: str) -> tuple[str, ...]:
+    # A text's literal segments are the same for every seed: scan each once.
     found = []
     for match in _NUMBER.finditer(text):
         before, after = text[: match.start()], text[match.end() :]
@@ -77,7 +84,7 @@ def stray_numbers(text: str) -> list[str]:
         if not magnitude and float(number.replace(",", "")) in SMALL_NUMBERS:
             continue
         found.append(number + (after[:1] if magnitude else ""))
-    return found
+    return tuple(found)
 
 
 def _part_of_name(before: str, after: str) -> bool:
@@ -132,7 +139,12 @@ def _unit_after(text) -> object:
     match = _WORD.match(text)
     if not match:
         return None
-    word = match.group(1).rstrip("-")
+    return _unit_of_word(match.group(1).rstrip("-"))
+
+
+@lru_cache(maxsize=1024)
+def _unit_of_word(word: str):
+    # Cached: a word that is no unit raises, and building its suggestion costs a difflib search.
     try:
         return parse_unit(word)
     except ParseError:
