@@ -191,18 +191,32 @@ def _sources(raw, where, check) -> tuple:
 
 
 def render_solution(scenario, env, displays) -> dict:
-    """The scenario's solution texts rendered with a variant's values (see `Variant`)."""
+    """The scenario's solution texts rendered with a variant's values (see `Variant`).
+
+    A text whose formula fails for this variant is left out rather than failing the page that
+    shows the solution; `bank check` and the authoring validation report it.
+    """
     solution = scenario.solution
+
+    def rendered(template):
+        try:
+            return template.render(env, displays)
+        except FormulaError:
+            return None
+
+    def all_rendered(templates):
+        return tuple(text for text in map(rendered, templates or ()) if text is not None)
+
+    follow_ups = []
+    for follow_up in solution.follow_ups or ():
+        question, answer = rendered(follow_up.question), rendered(follow_up.answer)
+        if question is not None and answer is not None:
+            follow_ups.append((question, answer))
     return {
-        "model_answer": (
-            None if solution.model_answer is None else solution.model_answer.render(env, displays)
-        ),
-        "tradeoffs": tuple(t.render(env, displays) for t in solution.tradeoffs or ()),
-        "follow_ups": tuple(
-            (f.question.render(env, displays), f.answer.render(env, displays))
-            for f in solution.follow_ups or ()
-        ),
-        "self_check": tuple(t.render(env, displays) for t in solution.self_check or ()),
+        "model_answer": None if solution.model_answer is None else rendered(solution.model_answer),
+        "tradeoffs": all_rendered(solution.tradeoffs),
+        "follow_ups": tuple(follow_ups),
+        "self_check": all_rendered(solution.self_check),
         "code": solution.code or (),
         "sources": solution.sources or (),
     }

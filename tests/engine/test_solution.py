@@ -235,6 +235,16 @@ def test_a_constant_close_to_the_variants_answer_contradicts_it():
     ), found
 
 
+def test_a_text_that_fails_for_a_variant_is_left_out_of_the_page():
+    data = problem_data()
+    data["tradeoffs"] = ["Fine.", "{users / (usable - 0.9)} per GPU."]
+    data["follow_ups"][0]["answer"] = "{1 / (usable - 0.9)}"
+    variant = the_scenario(data).draw(3)
+    assert variant.tradeoffs == ("Fine.",)
+    assert [question for question, _ in variant.follow_ups] == ["Why not count the query heads?"]
+    assert variant.model_answer  # the others still render
+
+
 def test_a_text_that_fails_to_render_is_reported():
     report = report_with(model_answer="{users / (usable - 0.9)} users.")
     assert any(m.startswith("model_answer: division by zero") for m in messages(report))
