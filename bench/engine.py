@@ -13,6 +13,7 @@ evaluation, a 1,000-seed check, the refusal of an unsatisfiable constraint space
 loader's refusal of an alias bomb, deep nesting and an over-long list.
 """
 
+import dataclasses
 import statistics
 import sys
 import time
@@ -35,6 +36,7 @@ from problems.engine import (  # noqa: E402
     load_yaml,
 )
 from problems.engine.catalogue import NUMBER  # noqa: E402
+from problems.engine.solution import Solution  # noqa: E402
 from problems.estimator import catalogue as estimator  # noqa: E402
 
 EXAMPLE = ROOT / "tests" / "engine" / "problem3.yaml"
@@ -109,12 +111,18 @@ def main():
         draw_variant(scenario, seed)
         draw_only.append(time.perf_counter() - start)
 
-    checks = []
+    # The same check without the model answer and follow-ups, interleaved so that both see the
+    # same load: the difference is what rendering and checking the solution's numbers costs.
+    textless = dataclasses.replace(scenario, solution=Solution())
+    checks, textless_checks = [], []
     for _ in range(5):
         start = time.perf_counter()
         report = check_scenario(scenario, seeds=1000)
         checks.append(time.perf_counter() - start)
         assert report["ok"], report["errors"]
+        start = time.perf_counter()
+        check_scenario(textless, seeds=1000)
+        textless_checks.append(time.perf_counter() - start)
 
     start = time.perf_counter()
     for _ in range(20):
@@ -196,6 +204,10 @@ def main():
     print(
         f"check_scenario over 1,000 seeds, median of 5        {ms(statistics.median(checks))}"
         f"   (target < 1 s)"
+    )
+    print(
+        f"  the same without its solution texts, median of 5  "
+        f"{ms(statistics.median(textless_checks))}"
     )
     print(f"load and compile the problem file                   {ms(load_time)}")
     print(f"evaluate a compiled formula: arithmetic             {evaluations[0] * 1e6:9.2f} µs")

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
 
-from problems.engine import Variant, parse_answer
+from problems.engine import Variant, parse_answer, solution_texts
 from problems.engine.grading import PARSE_ERROR
 from problems.models import Attempt, PartAnswer, Problem
 from problems.variants import attempt_variant
@@ -210,18 +210,11 @@ def stored_outcomes(attempt: Attempt, variant: Variant | None = None) -> list[Pa
 
 def worked_solution(variant: Variant, problem: Problem) -> dict:
     """What is shown once a variant is answered: the question with its numbers, the worked steps,
-    trade-offs, model interview answer and self-check list (an instructor's preview shows the
-    same, with no attempt)."""
-    scenario = variant.scenario
-    return {
-        "text": variant.text,
-        "steps": variant.steps,
-        "tradeoffs": scenario.tradeoffs if scenario.tradeoffs is not None else problem.tradeoffs,
-        "model_answer": (
-            scenario.model_answer if scenario.model_answer is not None else problem.model_answer
-        ),
-        "self_check": problem.self_check,
-    }
+    and the model interview answer, trade-offs, follow-up questions, self-check list, code and
+    sources, all told with the variant's numbers (an instructor's preview shows the same, with no
+    attempt). A version stored before the problem's texts were folded into it takes them from
+    the problem."""
+    return {"text": variant.text, "steps": variant.steps, **solution_texts(variant, problem)}
 
 
 def solution_context(attempt: Attempt, variant: Variant, outcomes=None) -> dict:

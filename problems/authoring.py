@@ -40,6 +40,7 @@ from problems.engine import (
     load_problem,
     load_scenario,
     load_yaml,
+    with_problem_texts,
 )
 from problems.engine.schema import MAX_YAML_BYTES, PART_FIELDS
 from problems.engine.units import COMMON_UNITS
@@ -736,7 +737,8 @@ def _import_problem(actor, data, now, seeds):
             if changed:
                 problem.save()
             report = ImportReport(problem, updated_fields=changed)
-        _write_scenarios(actor, problem, data["scenarios"], report)
+        scenarios = [with_problem_texts(data, definition) for definition in data["scenarios"]]
+        _write_scenarios(actor, problem, scenarios, report)
         keys = {definition["key"] for definition in data["scenarios"]}
         report.untouched = sorted(
             problem.scenarios.filter(versions__status=Status.PUBLISHED)

@@ -12,7 +12,13 @@ from pathlib import Path
 from django.db import transaction
 from django.db.models import Max
 
-from problems.engine import ScenarioError, content_hash, load_problem, load_yaml
+from problems.engine import (
+    ScenarioError,
+    content_hash,
+    load_problem,
+    load_yaml,
+    with_problem_texts,
+)
 from problems.models import (
     Problem,
     Scenario,
@@ -72,7 +78,9 @@ def load_bank(directory=BANK_DIR):
     for _path, data, compiled in read_bank(directory):
         problem = _upsert_problem(compiled, report)
         for definition in data["scenarios"]:
-            _upsert_scenario(problem, definition, report)
+            # Each version carries the problem's texts it shows (its model answer, trade-offs,
+            # follow-ups…), so a changed text is a new version and old attempts keep theirs.
+            _upsert_scenario(problem, with_problem_texts(data, definition), report)
         keys = [definition["key"] for definition in data["scenarios"]]
         gone = problem.scenarios.filter(versions__status=ScenarioVersion.Status.PUBLISHED).exclude(
             key__in=keys

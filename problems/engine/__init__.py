@@ -10,6 +10,7 @@ Typical use::
     results = grade_answers(variant, {"kv_per_token": "320 KiB", "kv_total": "1.07 TB"})
     results["kv_total"].to_json()                 # {"status", "score", "misconception", "message"}
     check_scenario(scenario, seeds=1000)          # {"ok", "seeds_checked", "errors", ...}
+    variant.model_answer, variant.follow_ups      # the solution's texts, with the variant's numbers
 
 The format is documented in problems/engine/FORMAT.md.
 """
@@ -39,6 +40,7 @@ from .schema import (
     load_scenario_yaml,
     load_yaml,
 )
+from .solution import CodeBlock, Solution, Source, solution_texts, with_problem_texts
 from .tolerance import Partial, Tolerance
 from .units import UNITS, UnitSpec, display_unit, parse_unit
 from .variant import Variant, draw_variant
@@ -47,6 +49,7 @@ __all__ = [
     "LIBRARY",
     "UNITS",
     "Catalogue",
+    "CodeBlock",
     "EngineError",
     "FieldError",
     "Formula",
@@ -59,6 +62,8 @@ __all__ = [
     "SamplingError",
     "Scenario",
     "ScenarioError",
+    "Solution",
+    "Source",
     "Tolerance",
     "UnitSpec",
     "Variant",
@@ -80,4 +85,6 @@ __all__ = [
     "load_yaml",
     "parse_answer",
     "parse_unit",
+    "solution_texts",
+    "with_problem_texts",
 ]

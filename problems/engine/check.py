@@ -23,6 +23,7 @@ The report is JSON-able: ``{"key", "version", "ok", "seeds_checked", "errors": [
 from .answers import parse_answer
 from .errors import EngineError, FormulaError, ParseError, SamplingError
 from .grading import CORRECT, grade_part
+from .solution_numbers import check_solution_numbers
 from .units import display_unit
 from .variant import MAX_ATTEMPTS, draw_variant
 
@@ -84,6 +85,7 @@ def check_scenario(scenario, seeds: int = 1000, progress=None) -> dict:
             for part in scenario.parts:
                 _check_part(variant, part, seed, report, coincide, collide)
             _check_steps(variant, seed, report)
+            check_solution_numbers(variant, seed, report)
         if progress is not None and (seed + 1) % PROGRESS_EVERY == 0:
             progress(seed + 1, seeds)
     if progress is not None and seeds % PROGRESS_EVERY:

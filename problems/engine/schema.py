@@ -23,6 +23,7 @@ from .errors import FieldError, FormulaError, ParseError, ScenarioError
 from .formula import BUILTINS, Formula, compile_formula
 from .misconceptions import LIBRARY, MAX_TAG_LENGTH, TAG, Misconception
 from .params import Param, decimal_of
+from .solution import SOLUTION_FIELDS, Solution, compile_solution, with_problem_texts
 from .templates import Template, compile_template
 from .tolerance import Partial, Tolerance
 from .units import UnitSpec, display_unit
@@ -51,6 +52,9 @@ PROBLEM_FIELDS = {
     "tradeoffs",
     "model_answer",
     "self_check",
+    "follow_ups",
+    "code",
+    "sources",
     "expected_minutes",
     "scenarios",
 }
@@ -64,8 +68,7 @@ SCENARIO_FIELDS = {
     "text",
     "parts",
     "steps",
-    "tradeoffs",
-    "model_answer",
+    *SOLUTION_FIELDS,
 }
 PART_FIELDS = {
     "key",
@@ -146,6 +149,10 @@ class Scenario:
     model_answer: str | None
     data: dict = field(repr=False)
     catalogue: Catalogue = field(repr=False, compare=False)
+    solution: Solution = field(default_factory=Solution, repr=False, compare=False)
+    """The model answer, trade-offs, follow-ups, self-check, code and sources, compiled."""
+    names: Mapping = field(default_factory=dict, repr=False, compare=False)
+    """Every name a text of the scenario may use, with its kind (for compiling more texts)."""
 
     def part(self, key: str) -> Part:
         for part in self.parts:
@@ -176,6 +183,8 @@ class Problem:
     expected_minutes: int
     scenarios: tuple[Scenario, ...]
     data: dict = field(repr=False)
+    follow_ups: tuple[dict, ...] = ()
+    """Problem-level follow-ups as written: {question, answer} texts with placeholders."""
 
     def scenario(self, key: str | None = None) -> Scenario:
         """The scenario with `key`, or the first one."""
@@ -309,6 +318,14 @@ def load_problem(data, catalogue: Catalogue | None = None) -> Problem:
         fields_.get("model_answer", ""), "model_answer", MAX_LONG_TEXT, empty=True
     )
     self_check = check.text_list(fields_.get("self_check", []), "self_check")
+    # The shape of the other solution fields; their texts are compiled with each scenario.
+    compile_solution(
+        {name: fields_[name] for name in ("follow_ups", "code", "sources") if name in fields_},
+        lambda name: name,
+        check,
+        None,
+        catalogue,
+    )
     minutes = check.integer(fields_.get("expected_minutes", 5), "expected_minutes", 1, 240)
     scenarios: list[Scenario] = []
     raw = fields_.get("scenarios")
@@ -318,7 +335,11 @@ def load_problem(data, catalogue: Catalogue | None = None) -> Problem:
         seen: set[str] = set()
         for index, item in enumerate(raw):
             path = f"scenarios[{index}]"
-            scenario = _compile_scenario(item, path, check, 1, number, catalogue)
+            inherited = ()
+            if isinstance(item, dict):
+                inherited = tuple(n for n in SOLUTION_FIELDS if n in fields_ and n not in item)
+                item = with_problem_texts(fields_, item)
+            scenario = _compile_scenario(item, path, check, 1, number, catalogue, inherited)
             if scenario is not None:
                 if scenario.key in seen:
                     check.error(f"{path}.key", f"'{scenario.key}' is used by another scenario")
@@ -336,6 +357,9 @@ def load_problem(data, catalogue: Catalogue | None = None) -> Problem:
         expected_minutes=minutes,
         scenarios=tuple(scenarios),
         data=copy.deepcopy(data),
+        follow_ups=tuple(
+            item for item in fields_.get("follow_ups", []) or [] if isinstance(item, dict)
+        ),
     )
 
 
@@ -487,7 +511,11 @@ def _suggest(name: str, candidates) -> str:
     return f" (did you mean '{close[0]}'?)" if close else ""
 
 
-def _compile_scenario(data, root, check, version, problem, catalogue) -> Scenario | None:
+def _compile_scenario(
+    data, root, check, version, problem, catalogue, inherited=()
+) -> Scenario | None:
+    """Compile one scenario; `inherited` names the solution fields folded in from its problem
+    (their errors are reported at the problem's field, naming this scenario)."""
     errors_before = len(check.errors)
     fields_ = check.mapping(data, root, SCENARIO_FIELDS, {"key", "title", "text", "parts"})
     if fields_ is None:
@@ -595,12 +623,16 @@ def _compile_scenario(data, root, check, version, problem, catalogue) -> Scenari
 
     tradeoffs = None
     if "tradeoffs" in fields_:
-        tradeoffs = tuple(check.text_list(fields_["tradeoffs"], join(root, "tradeoffs")))
-    model_answer = None
-    if "model_answer" in fields_:
-        model_answer = check.text(
-            fields_["model_answer"], join(root, "model_answer"), MAX_LONG_TEXT
-        )
+        raw_tradeoffs = fields_["tradeoffs"]
+        tradeoffs = tuple([raw_tradeoffs] if isinstance(raw_tradeoffs, str) else raw_tradeoffs)
+    model_answer = fields_.get("model_answer")
+
+    def solution_path(name):
+        if name in inherited:
+            return f"{name} (with the values of scenario '{key}')"
+        return join(root, name)
+
+    solution = compile_solution(fields_, solution_path, check, all_names, catalogue)
     if len(check.errors) > errors_before:
         return None
     return Scenario(
@@ -620,6 +652,8 @@ def _compile_scenario(data, root, check, version, problem, catalogue) -> Scenari
         model_answer=model_answer,
         data=copy.deepcopy(data),
         catalogue=catalogue,
+        solution=solution,
+        names=all_names,
     )
 
 

@@ -68,6 +68,41 @@ class Variant:
     def steps(self) -> list[str]:
         return [step.text.render(self._env, self._displays) for step in self.scenario.steps]
 
+    @cached_property
+    def _solution(self) -> dict:
+        from .solution import render_solution
+
+        return render_solution(self.scenario, self._env, self._displays)
+
+    @property
+    def model_answer(self) -> str | None:
+        """The model interview answer (Markdown-ish prose) with this variant's numbers; None
+        when the scenario (with what it took from its problem) has none."""
+        return self._solution["model_answer"]
+
+    @property
+    def tradeoffs(self) -> tuple[str, ...]:
+        return self._solution["tradeoffs"]
+
+    @property
+    def follow_ups(self) -> tuple[tuple[str, str], ...]:
+        """What an interviewer asks next: (question, short answer) pairs."""
+        return self._solution["follow_ups"]
+
+    @property
+    def self_check(self) -> tuple[str, ...]:
+        return self._solution["self_check"]
+
+    @property
+    def code(self) -> tuple:
+        """Code shown with the solution (`CodeBlock`: title, language, text), as written."""
+        return self._solution["code"]
+
+    @property
+    def sources(self) -> tuple:
+        """Where the solution's claims come from (`Source`: claim, references)."""
+        return self._solution["sources"]
+
     def answer(self, part_key: str) -> float:
         """The key of a part in the part's unit."""
         part = self.scenario.part(part_key)
@@ -175,6 +210,10 @@ class Variant:
                 for part in self.parts
             ],
             "steps": self.steps,
+            "model_answer": self.model_answer,
+            "follow_ups": [
+                {"question": question, "answer": answer} for question, answer in self.follow_ups
+            ],
         }
 
     def public_json(self) -> dict:

@@ -7,7 +7,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
 from problems import authoring
-from problems.engine import content_hash, load_problem, load_yaml
+from problems.engine import content_hash, load_problem, load_yaml, with_problem_texts
 from problems.models import AuthoringLog, Problem, Scenario, ScenarioVersion
 from tests.author.conftest import example_problem, example_scenario
 
@@ -23,6 +23,10 @@ def _state():
     )
 
 
+def _folded_example():
+    return with_problem_texts(example_problem(), example_scenario())
+
+
 def test_it_exports_a_problem_in_the_banks_format(author, loaded_bank):
     response = author.get("/author/problems/3/export/")
     assert response.status_code == 200
@@ -33,8 +37,9 @@ def test_it_exports_a_problem_in_the_banks_format(author, loaded_bank):
     load_problem(exported)  # the engine reads it as a bank file
     assert exported["number"] == 3 and exported["title"] == original["title"]
     assert exported["tradeoffs"] == original["tradeoffs"]
+    # Each version carries the problem's texts it shows, folded in by the loader.
     assert [content_hash(s) for s in exported["scenarios"]] == [
-        content_hash(s) for s in original["scenarios"]
+        content_hash(with_problem_texts(original, s)) for s in original["scenarios"]
     ]
     assert list(exported)[:3] == ["number", "page", "title"]
     assert AuthoringLog.objects.filter(action="export").count() == 1
@@ -44,7 +49,7 @@ def test_it_exports_one_scenario(author, loaded_bank):
     scenario = Scenario.objects.get()
     response = author.get(f"/author/scenarios/{scenario.pk}/export/")
     exported = load_yaml(response.content)
-    assert content_hash(exported) == content_hash(example_scenario())
+    assert content_hash(exported) == content_hash(_folded_example())
     assert list(exported)[:2] == ["key", "title"]
 
 
@@ -64,7 +69,7 @@ def test_export_then_import_round_trips(author, loaded_bank, instructor):
     assert problem.title == Problem.objects.get(number=3).title and not problem.is_builtin
     draft = ScenarioVersion.objects.get(scenario__problem=problem)
     assert draft.status == "draft" and draft.created_by == instructor
-    assert draft.content_hash == content_hash(example_scenario())
+    assert draft.content_hash == content_hash(_folded_example())
     # And the new problem exports once published as the same file, but for its number.
     assert authoring.problem_document(Problem.objects.get(number=3))["scenarios"] == [
         authoring.scenario_document(draft)

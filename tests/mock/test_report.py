@@ -4,6 +4,7 @@ from datetime import timedelta
 from django.utils import timezone
 
 from tests.mock.helpers import answer, answer_all, move_deadline, start, variants_of
+from tests.practice.helpers import fold_problem_texts
 from trainer.mock import services
 from trainer.mock.rubric import CAPSTONE_RUBRIC, MAX_POINTS
 
@@ -49,6 +50,18 @@ def test_it_shows_the_worked_solution_of_each_problem(mocking):
     assert "Model interview answer" in text and "Trade-offs" in text
     # Reused from practice, without practice's rating form (a mock review is not rated there).
     assert "/practice/reviews/" not in text
+
+
+def test_the_worked_solution_shows_the_follow_ups_with_the_variants_numbers(mocking):
+    fold_problem_texts()
+    mock = start(mocking)
+    _, variant = variants_of(mock)[0]
+    mocking.post(f"/mock/{mock.pk}/finish/")
+    text = _text(mocking.get(f"/mock/{mock.pk}/report/1/"))
+    assert "What the interviewer asks next" in text
+    for question, reply in variant.follow_ups:
+        assert question in text and reply in text
+    assert variant.model_answer.split()[-3] in text
 
 
 def test_it_compares_with_earlier_mocks(mocking):

@@ -19,3 +19,18 @@ def right_answers(attempt):
 def wrong_answers(attempt):
     variant = variant_of(attempt.version, attempt.seed)
     return {f"part-{part.key}": f"{variant.answer(part.key) * 3:.6g}" for part in variant.parts}
+
+
+def fold_problem_texts(**extra):
+    """Store every scenario version as the loader stores it once problem texts are folded in
+    (`with_problem_texts`), with `extra` problem-level fields (code…) added: what a learner of a
+    version published that way sees."""
+    from problems.engine import content_hash, load_yaml, with_problem_texts
+    from problems.models import ScenarioVersion
+    from tests.conftest import EXAMPLE_PROBLEM
+
+    data = {**load_yaml(EXAMPLE_PROBLEM.read_text()), **extra}
+    for version in ScenarioVersion.objects.all():
+        version.definition = with_problem_texts(data, version.definition)
+        version.content_hash = content_hash(version.definition)
+        version.save(update_fields=["definition", "content_hash"])

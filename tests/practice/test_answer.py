@@ -8,7 +8,12 @@ from django.utils import timezone
 
 from problems.models import PartAnswer
 from problems.variants import variant_of
-from tests.practice.helpers import open_attempt_of, right_answers, wrong_answers
+from tests.practice.helpers import (
+    fold_problem_texts,
+    open_attempt_of,
+    right_answers,
+    wrong_answers,
+)
 from trainer.practice.models import Card, Review
 
 
@@ -38,6 +43,40 @@ def test_it_shows_the_key_interval_and_worked_steps_after_submitting(practising)
         assert variant.accepted(part.key)[10:] in html
     for step in variant.steps:
         assert step in html
+
+
+def test_it_shows_the_model_answer_with_the_variants_own_numbers(practising):
+    attempt = open_attempt_of(practising)
+    variant = variant_of(attempt.version, attempt.seed)
+    html = _post(practising, attempt, wrong_answers(attempt)).content.decode()
+    # A version stored before texts were folded in: the problem's answer, rendered for it.
+    assert f"{variant.key_text('gpus_for_cache')} × {variant.env['gpu'].name}" in html
+    assert "{kv_total}" not in html
+
+
+def test_it_shows_the_follow_ups_after_the_model_answer(practising):
+    fold_problem_texts()
+    attempt = open_attempt_of(practising)
+    variant = variant_of(attempt.version, attempt.seed)
+    html = _post(practising, attempt, wrong_answers(attempt)).content.decode()
+    html = html.replace("&#x27;", "'")
+    (question, answer), _ = variant.follow_ups
+    assert html.index("Model interview answer") < html.index("What the interviewer asks next")
+    assert f"<dt>{question}</dt><dd><p>{answer}</p></dd>" in html
+    assert "https://arxiv.org/abs/2407.21783" in html  # its source
+
+
+def test_it_highlights_code_on_the_server_with_classes_only(practising):
+    code = "def rms(x):\n    return (x * x).mean() ** 0.5  # <fp32>\n"
+    fold_problem_texts(code=[{"title": "Reference", "language": "python", "text": code}])
+    attempt = open_attempt_of(practising)
+    html = _post(practising, attempt, wrong_answers(attempt)).content.decode()
+    block = html[html.index('<figure class="code">') : html.index("</figure>")]
+    assert "<figcaption>Reference</figcaption>" in block
+    assert '<span class="k">def</span><span class="w"> </span><span class="nf">rms</span>' in block
+    assert "&lt;fp32&gt;" in block and "<fp32>" not in block
+    assert "style=" not in block  # the CSP refuses inline styles
+    assert 'href="/static/css/code.css"' in html
 
 
 def test_it_names_a_misconception(practising):

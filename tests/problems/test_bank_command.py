@@ -4,6 +4,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from problems.loader import load_bank
+from problems.models import ScenarioVersion
 
 pytestmark = pytest.mark.django_db
 
@@ -27,6 +28,28 @@ def test_it_samples_a_variant_as_json(loaded, capsys):
     assert [part["key"] for part in data["parts"]][:2] == ["kv_per_token", "kv_total"]
     assert {"key", "prompt", "unit", "answer", "tolerance"} <= set(data["parts"][0])
     assert data["params"]["model"]["key"] in {"llama-3-8b", "llama-3-70b"}
+
+
+def test_it_samples_the_model_answer_and_follow_ups_rendered_for_the_variant(loaded, capsys):
+    data = _json(capsys, "sample", "3", "--seed", "7", "--json")
+    total = next(part for part in data["parts"] if part["key"] == "kv_total")
+    assert f"{total['answer']:.3g} TB" in data["model_answer"]
+    (question, answer), _ = [(f["question"], f["answer"]) for f in data["follow_ups"]]
+    assert question == "What does an FP8 cache change here?"
+    assert answer.startswith(f"It halves the {total['answer']:.3g} TB to ")
+
+
+def test_a_version_stored_before_texts_were_folded_in_shows_its_problems(loaded, capsys):
+    """Versions stored by an older loader carry no texts: the problem's row gives its model
+    answer (rendered for the variant); the row has no follow-ups."""
+    for version in ScenarioVersion.objects.all():
+        for name in ("model_answer", "tradeoffs", "follow_ups", "self_check", "sources"):
+            version.definition.pop(name, None)
+        version.save(update_fields=["definition"])
+    data = _json(capsys, "sample", "3", "--seed", "7", "--json")
+    total = next(part for part in data["parts"] if part["key"] == "kv_total")
+    assert f"{total['answer']:.3g} TB" in data["model_answer"]
+    assert data["follow_ups"] == []
 
 
 def test_it_draws_the_same_variant_for_the_same_seed(loaded, capsys):

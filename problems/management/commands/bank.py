@@ -5,7 +5,7 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError
 
-from problems.engine import EngineError, check_scenario
+from problems.engine import EngineError, check_scenario, solution_texts
 from problems.loader import BankError, read_bank
 from problems.models import Problem, ScenarioVersion
 from problems.variants import compiled_scenario, variant_of
@@ -59,18 +59,24 @@ class Command(BaseCommand):
         return getattr(self, f"_{action}")(**options)
 
     def _variant(self, problem, scenario, seed):
+        """The variant, and the problem row it belongs to."""
         if seed < 0:
             raise CommandError("--seed must be 0 or more")
         version = _published_version(problem, scenario)
         try:
-            return variant_of(version, seed)
+            return variant_of(version, seed), version.scenario.problem
         except EngineError as error:
             raise CommandError(f"This variant cannot be drawn: {error}") from None
 
     def _sample(self, problem, scenario, seed, json, **options):
-        variant = self._variant(problem, scenario, seed)
+        variant, stored_problem = self._variant(problem, scenario, seed)
+        # A version stored before problem texts were folded into it shows its problem's.
+        texts = solution_texts(variant, stored_problem)
         if json:
-            self.stdout.write(_dumps(variant.to_json()))
+            data = variant.to_json()
+            data["model_answer"] = texts["model_answer"]
+            data["follow_ups"] = [{"question": q, "answer": a} for q, a in texts["follow_ups"]]
+            self.stdout.write(_dumps(data))
             return
         self.stdout.write(variant.text)
         for part in variant.parts:
@@ -82,9 +88,13 @@ class Command(BaseCommand):
         self.stdout.write("\nWorked solution:")
         for step in variant.steps:
             self.stdout.write(f"  - {step}")
+        if texts["model_answer"]:
+            self.stdout.write("\nModel answer:\n" + texts["model_answer"].strip())
+        for question, answer in texts["follow_ups"]:
+            self.stdout.write(f"\nQ: {question}\nA: {answer}")
 
     def _grade(self, problem, scenario, seed, part, answer, json, **options):
-        variant = self._variant(problem, scenario, seed)
+        variant, _ = self._variant(problem, scenario, seed)
         if part not in variant.keys:
             raise CommandError(f"No part {part!r}; the parts are {', '.join(variant.keys)}.")
         result = variant.grade(part, answer)
