@@ -302,8 +302,10 @@ def version_edit(request, version_id):
 @require_POST
 def check(request):
     """Validation as you type: the engine's errors for the editor's current text."""
-    number = request.POST.get("problem")
-    problem_number = int(number) if number and number.isdigit() else None
+    try:
+        problem_number = int(request.POST.get("problem", ""))
+    except ValueError:  # absent, or not a number ("²" passes isdigit() but not int())
+        problem_number = None
     result = authoring.check_definition(
         request.POST.get("key", ""),
         request.POST.get("title", ""),

@@ -72,8 +72,10 @@ MATRIX = {
     "practice/": Row(fixed("/practice/"), logged_in(200), logged_in(405)),
     "practice/start/": Row(fixed("/practice/start/"), logged_in(405), logged_in(302)),
     "practice/settings/": Row(fixed("/practice/settings/"), logged_in(200), logged_in(200)),
+    # The world's running mock has the attempt's problem: its solution waits for the mock's end
+    # (tests/security/test_mock_integrity.py).
     "practice/attempts/<int:attempt_id>/": Row(
-        lambda w: f"/practice/attempts/{w.attempt.pk}/", own(200), logged_in(405)
+        lambda w: f"/practice/attempts/{w.attempt.pk}/", own(403), logged_in(405)
     ),
     "practice/attempts/<int:attempt_id>/answer/": Row(
         lambda w: f"/practice/attempts/{w.open_attempt.pk}/answer/",
@@ -121,11 +123,12 @@ MATRIX = {
     "mock/<int:mock_id>/finish/": Row(
         lambda w: f"/mock/{w.running_mock.pk}/finish/", logged_in(405), own(302)
     ),
+    # Keys of the running mock's problem: hidden until it ends, as above.
     "mock/<int:mock_id>/report/": Row(
-        lambda w: f"/mock/{w.ended_mock.pk}/report/", own(200), logged_in(405)
+        lambda w: f"/mock/{w.ended_mock.pk}/report/", own(403), logged_in(405)
     ),
     "mock/<int:mock_id>/report/<int:position>/": Row(
-        lambda w: f"/mock/{w.ended_mock.pk}/report/1/", own(200), logged_in(405)
+        lambda w: f"/mock/{w.ended_mock.pk}/report/1/", own(403), logged_in(405)
     ),
     "mock/<int:mock_id>/rubric/": Row(
         lambda w: f"/mock/{w.ended_mock.pk}/rubric/", logged_in(405), own(302)

@@ -8,6 +8,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from problems.variants import attempt_variant, mark_regrade_seen
 from trainer.accounts import ratelimit
+from trainer.mock import integrity
 from trainer.mock.services import is_over, running_mock
 from trainer.practice import dashboard as dashboard_numbers
 from trainer.practice import services
@@ -156,6 +157,9 @@ def attempt_detail(request, attempt_id):
     attempt = services.get_own_attempt(request.user, attempt_id)
     if attempt is None:
         raise Http404("no such attempt")
+    problem_id = attempt.version.scenario.problem_id
+    if mock := integrity.running_mock_covering(request.user, [problem_id], timezone.now()):
+        return integrity.hidden_response(request, mock)
     if attempt.submitted_at is None:
         return redirect("/practice/" if attempt.purpose == attempt.Purpose.PRACTICE else "/mock/")
     variant = attempt_variant(attempt)
