@@ -6,6 +6,9 @@ The rules live here; views and tasks call them.
 - A published version is never modified. An instructor edits their own draft of a scenario (one
   per author and scenario); publishing turns that draft, under the number it was validated with,
   into the scenario's current version and retires the previous one.
+- The bank is shared: every instructor reads every scenario and may start a draft of their own
+  from it. A draft is its author's alone: only they edit, validate, publish or discard it, and
+  the published version records who published it.
 - Publishing needs a passing `ValidationRun` of at least `MIN_PUBLISH_SEEDS` seeds for exactly the
   draft's content (its content hash), so nothing a learner can draw was left unchecked.
 - Every definition is compiled by the engine before it is stored: every formula passes its
@@ -435,6 +438,7 @@ def request_validation(actor, version, seeds, now):
     """Queue a check of `version` over `seeds` seeds; the task runs after the commit."""
     from problems.tasks import validate_version
 
+    _editable_draft(actor, version)  # a draft is its author's to validate and publish
     if not MIN_PUBLISH_SEEDS <= seeds <= MAX_VALIDATION_SEEDS:
         raise AuthoringError(
             f"Validate over {MIN_PUBLISH_SEEDS:,} to {MAX_VALIDATION_SEEDS:,} seeds."
@@ -576,6 +580,7 @@ def publish(actor, version, now, corrects=()):
         version.scenario = scenario
         if version.status != Status.DRAFT:
             raise AuthoringError(f"v{version.number} is {version.status} already.")
+        _editable_draft(actor, version)
         run = passing_run(version)
         if run is None:
             raise AuthoringError(
@@ -599,7 +604,8 @@ def publish(actor, version, now, corrects=()):
         previous = list(scenario.versions.filter(status=Status.PUBLISHED))
         scenario.versions.filter(status=Status.PUBLISHED).update(status=Status.RETIRED)
         version.status = Status.PUBLISHED
-        version.save(update_fields=["status"])
+        version.published_by = actor
+        version.save(update_fields=["status", "published_by"])
         scenario.current_version = version
         scenario.title = version.definition.get("title", scenario.title)
         scenario.is_active = True

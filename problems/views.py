@@ -56,7 +56,8 @@ def _problem(number):
 
 def _version(version_id):
     return get_object_or_404(
-        ScenarioVersion.objects.select_related("scenario__problem", "created_by"), pk=version_id
+        ScenarioVersion.objects.select_related("scenario__problem", "created_by", "published_by"),
+        pk=version_id,
     )
 
 
