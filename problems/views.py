@@ -5,6 +5,7 @@ users are sent to log in, learners get 403); the rules are in `problems.authorin
 
 import functools
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required, permission_required
@@ -15,8 +16,9 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from problems import authoring, regrade, stats
+from problems import authoring, budget, regrade, stats
 from problems.engine import EngineError, draw_variant
+from problems.engine.budget import OutOfTime, deadline
 from problems.forms import (
     ImportForm,
     ProblemForm,
@@ -195,7 +197,7 @@ def _reference_html():
 
 def _check_form(form, problem_number, seeds):
     data = form.data
-    return authoring.check_definition(
+    return budget.check_definition(
         data.get("key", ""),
         data.get("title", ""),
         data.get("body", ""),
@@ -307,7 +309,7 @@ def check(request):
         problem_number = int(request.POST.get("problem", ""))
     except ValueError:  # absent, or not a number ("²" passes isdigit() but not int())
         problem_number = None
-    result = authoring.check_definition(
+    result = budget.check_definition(
         request.POST.get("key", ""),
         request.POST.get("title", ""),
         request.POST.get("body", ""),
@@ -427,12 +429,14 @@ def preview(request, version_id):
     pinned = form.cleaned_data.get("seed") if form.is_valid() else None
     seeds = [pinned] if pinned is not None else [new_seed() for _ in range(PREVIEW_VARIANTS)]
     try:
-        scenario = compiled_scenario(version)
-    except EngineError as error:
-        scenario, variants, compile_error = None, [], error.message
-    else:
-        variants = [_preview_variant(scenario, seed) for seed in seeds]
+        with deadline(settings.AUTHORING_TIME_LIMIT):
+            scenario = compiled_scenario(version)
+            variants = [_preview_variant(scenario, seed) for seed in seeds]
         compile_error = None
+    except EngineError as error:
+        variants, compile_error = [], error.message
+    except OutOfTime as error:
+        variants, compile_error = [], budget.too_slow(error, "The preview")
     tradeoffs = version.definition.get("tradeoffs", problem.tradeoffs)
     return render(
         request,
@@ -595,7 +599,7 @@ def import_view(request):
             form.add_error("problem", f"There is no problem {number}.")
         else:
             try:
-                report = authoring.import_yaml(
+                report = budget.import_yaml(
                     request.user, form.cleaned_data["document"], now, into_problem=into
                 )
             except authoring.ImportRejected as error:

@@ -166,6 +166,9 @@ AXES_CLIENT_IP_CALLABLE = "trainer.accounts.addresses.client_address"
 AXES_LOCKOUT_CALLABLE = "trainer.accounts.lockout.lockout_response"
 AXES_DISABLE_ACCESS_LOG = True  # no log of every successful log-in, which nothing reads
 AXES_VERBOSE = False
+# Seconds an instructor's formulas may run in a request: the live check, the editor's save, the
+# preview and an import are refused past it, naming what was slow.
+AUTHORING_TIME_LIMIT = env_int("AUTHORING_TIME_LIMIT", 5)
 # Answers a learner may submit per minute (practice and mock together).
 ANSWER_RATE_LIMIT = env_int("ANSWER_RATE_LIMIT", 30)
 # Accounts created per client address per hour, and password-reset e-mails asked for per
