@@ -43,6 +43,7 @@ from problems.engine import (
     load_scenario,
     load_yaml,
 )
+from problems.engine.budget import OutOfTime
 from problems.engine.schema import MAX_YAML_BYTES, PART_FIELDS
 from problems.engine.units import COMMON_UNITS
 from problems.models import (
@@ -435,14 +436,17 @@ def discard_draft(actor, version, now):
 
 
 def request_validation(actor, version, seeds, now):
-    """Queue a check of `version` over `seeds` seeds; the task runs after the commit."""
-    from problems.tasks import validate_version
+    """Queue a check of `version` over `seeds` seeds; the task runs after the commit (see
+    `problems.background` for where)."""
+    from problems import background
 
     _editable_draft(actor, version)  # a draft is its author's to validate and publish
     if not MIN_PUBLISH_SEEDS <= seeds <= MAX_VALIDATION_SEEDS:
         raise AuthoringError(
             f"Validate over {MIN_PUBLISH_SEEDS:,} to {MAX_VALIDATION_SEEDS:,} seeds."
         )
+    if reason := background.busy(now):
+        raise AuthoringError(reason)
     with transaction.atomic():
         run = ValidationRun.objects.create(
             version=version,
@@ -453,7 +457,7 @@ def request_validation(actor, version, seeds, now):
             created_at=now,
         )
         record(actor, Action.VALIDATE, now, version=version, run=run.pk, seeds=seeds)
-        validate_version.delay_on_commit(run.pk)
+        background.validate_on_commit(run.pk)
     return run
 
 
@@ -490,6 +494,12 @@ def run_validation(run_id):
         return _finish(run, ValidationRun.Status.ERROR, {"message": error.message})
     except SoftTimeLimitExceeded:
         message = "The check took longer than the time limit; validate fewer seeds."
+        return _finish(run, ValidationRun.Status.ERROR, {"message": message})
+    except OutOfTime as error:  # the time limit of a run without a broker (problems.background)
+        message = (
+            f"The check took longer than {error.seconds:g} s and was stopped while evaluating "
+            f"`{error.source}`; validate fewer seeds, or make the formulas cheaper."
+        )
         return _finish(run, ValidationRun.Status.ERROR, {"message": message})
     except Exception as error:
         # The run must not stay "running" for ever; the traceback goes to the worker's log.

@@ -187,8 +187,9 @@ class ValidationRun(models.Model):
         PASSED = "passed"
         FAILED = "failed"
         ERROR = "error"
+        CANCELLED = "cancelled"  # its process stopped before it ended (problems.background)
 
-    FINISHED = (Status.PASSED, Status.FAILED, Status.ERROR)
+    FINISHED = (Status.PASSED, Status.FAILED, Status.ERROR, Status.CANCELLED)
 
     version = models.ForeignKey(
         ScenarioVersion, on_delete=models.CASCADE, related_name="validation_runs"

@@ -16,7 +16,7 @@ from django.template.loader import render_to_string
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from problems import authoring, budget, regrade, stats
+from problems import authoring, background, budget, regrade, stats
 from problems.engine import EngineError, draw_variant
 from problems.engine.budget import OutOfTime, deadline
 from problems.forms import (
@@ -340,6 +340,7 @@ def _publish_candidates(version):
 @require_GET
 def version_detail(request, version_id):
     version = _version(version_id)
+    background.end_abandoned(timezone.now())
     runs = list(version.validation_runs.select_related("requested_by")[:10])
     passing = authoring.passing_run(version)
     return render(
@@ -476,6 +477,7 @@ def validate(request, version_id):
 @permission_required(AUTHOR, raise_exception=True)
 @require_GET
 def validation_detail(request, run_id):
+    background.end_abandoned(timezone.now())
     run = get_object_or_404(
         ValidationRun.objects.select_related("version__scenario__problem", "requested_by"),
         pk=run_id,

@@ -1,5 +1,6 @@
 import logging
 
+from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import HttpResponse
 from django.template.loader import render_to_string
@@ -37,11 +38,13 @@ class DatabaseUnavailableMiddleware:
 
 
 class PrivatePagesMiddleware:
-    """`Cache-Control: private, no-store` on every response to a logged-in user.
+    """`Cache-Control: private, no-store` on every response to a visitor with a session (every
+    logged-in user has one).
 
     Their pages hold answers, keys, drafts and the CSRF token: no shared cache may keep them,
     and the browser must not keep them on disk for the next person at a shared computer. Pages
-    for anonymous visitors are left to their views.
+    for anonymous visitors are left to their views. The session cookie is read, not the user:
+    that would need the database, which may be the reason this response is an error page.
     """
 
     def __init__(self, get_response):
@@ -49,7 +52,6 @@ class PrivatePagesMiddleware:
 
     def __call__(self, request):
         response = self.get_response(request)
-        user = getattr(request, "user", None)
-        if user is not None and user.is_authenticated:
+        if settings.SESSION_COOKIE_NAME in request.COOKIES:
             patch_cache_control(response, private=True, no_store=True)
         return response
