@@ -176,14 +176,17 @@ ANSWER_RATE_LIMIT = env_int("ANSWER_RATE_LIMIT", 30)
 SIGNUP_RATE_LIMIT = env_int("SIGNUP_RATE_LIMIT", 10)
 PASSWORD_RESET_RATE_LIMIT = env_int("PASSWORD_RESET_RATE_LIMIT", 5)
 
-# E-mail (password resets). Without EMAIL_HOST the messages are written to the log (console).
+# E-mail (password resets): SMTP at EMAIL_HOST in production; with DEBUG on and no EMAIL_HOST,
+# written to the console (the log) instead, which is enough on a laptop.
 EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
 MAILERS = {
     "default": (
-        {
+        {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
+        if DEBUG and not EMAIL_HOST
+        else {
             "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
             "OPTIONS": {
-                "host": EMAIL_HOST,
+                "host": EMAIL_HOST or "localhost",
                 "port": env_int("EMAIL_PORT", 587),
                 "username": os.environ.get("EMAIL_HOST_USER", ""),
                 "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
@@ -191,8 +194,6 @@ MAILERS = {
                 "timeout": 10,
             },
         }
-        if EMAIL_HOST
-        else {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
     )
 }
 del EMAIL_HOST  # read through MAILERS only (the EMAIL_* settings are deprecated in Django 6.1)

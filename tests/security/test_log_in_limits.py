@@ -147,3 +147,17 @@ def test_it_limits_password_reset_e_mails_per_address(client, django_user_model,
 
 def test_the_log_in_page_offers_the_reset(client):
     assert "/accounts/password/reset/" in client.get("/accounts/login/").content.decode()
+
+
+def test_a_mail_server_that_does_not_answer_gives_no_500(client, django_user_model, settings):
+    """Production sends by SMTP (the default host is localhost): a server that is not there is
+    logged, and the visitor sees the usual page, which never tells who has an account."""
+    settings.MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {"host": "127.0.0.1", "port": 9, "timeout": 2},  # nothing listens
+        }
+    }
+    django_user_model.objects.create_user("ada", "ada@example.com", "old pass phrase 1")
+    response = client.post("/accounts/password/reset/", {"email": "ada@example.com"})
+    assert response.status_code == 302

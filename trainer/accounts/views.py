@@ -97,7 +97,8 @@ _password_reset = auth_views.PasswordResetView.as_view(
 
 def password_reset(request):
     """Django's password reset by e-mail; requests per address are limited, so the form cannot
-    be used to flood someone's inbox."""
+    be used to flood someone's inbox. (Django logs a mail server that does not answer and shows
+    the same page as when it does, so the form never tells who has an account.)"""
     if request.method == "POST" and not ratelimit.allow(
         "password-reset", client_address(request), settings.PASSWORD_RESET_RATE_LIMIT, HOUR
     ):
