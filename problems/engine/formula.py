@@ -605,11 +605,12 @@ class _Compiler:
         keyword_values = [(key, compiled.evaluate) for key, compiled in keywords]
         source = self.source
         where = self.segment(node)
+        call = where[1:-1]  # unquoted, for the deadline's message
 
         def evaluate(env):
             positional = [value(env) for value in values]
             named = {key: value(env) for key, value in keyword_values}
-            check_deadline(where)  # registered functions are the costly part of a formula
+            check_deadline(call)  # registered functions are the costly part of a formula
             try:
                 result = function(*positional, **named)
             except (ValueError, TypeError, ArithmeticError) as error:
