@@ -21,6 +21,7 @@ The rules live here; views and tasks call them.
 import functools
 import logging
 import math
+import time
 from dataclasses import dataclass, field
 
 import yaml
@@ -488,6 +489,9 @@ def run_validation(run_id):
     def progress(done, total):
         ValidationRun.objects.filter(pk=run.pk).update(done=done, total=total)
 
+    from problems import budget
+
+    started = time.monotonic()
     try:
         report = check_scenario(compiled_scenario(version), run.seeds, progress=progress)
     except EngineError as error:
@@ -506,6 +510,8 @@ def run_validation(run_id):
         logger.exception("validation run %s failed", run.pk)
         message = f"The check stopped with an internal error ({type(error).__name__})."
         return _finish(run, ValidationRun.Status.ERROR, {"message": message})
+    if too_slow := budget.serving_cost_error(time.monotonic() - started, run.seeds):
+        report = {**report, "ok": False, "errors": [*report["errors"], too_slow]}
     status = ValidationRun.Status.PASSED if report["ok"] else ValidationRun.Status.FAILED
     return _finish(run, status, report)
 

@@ -10,6 +10,11 @@ from problems import authoring
 from problems.engine import FieldError
 from problems.engine.budget import OutOfTime, deadline
 
+# The most a seed may cost on average in a validation for the version to be published: each
+# learner's question (and each answer's grading) draws the variant again. The bank's slowest
+# scenario takes 3 ms a seed (measured on the development machine, under load): 30 times that.
+MAX_SECONDS_PER_SEED = 0.1
+
 
 def too_slow(error, what):
     """The instructor's message for an `OutOfTime` during `what` ("The check")."""
@@ -41,3 +46,19 @@ def import_yaml(actor, text, now, *, into_problem=None):
     except OutOfTime as error:
         what = f"The import's check ({authoring.IMPORT_SEEDS} seeds per scenario)"
         raise authoring.ImportRejected([too_slow(error, what)]) from None
+
+
+def serving_cost_error(seconds, seeds):
+    """A validation report's error when `seeds` seeds took `seconds` (too slow to serve to
+    learners), or None."""
+    if seeds and seconds / seeds > MAX_SECONDS_PER_SEED:
+        return {
+            "seed": None,
+            "part": None,
+            "message": (
+                f"a seed takes {1000 * seconds / seeds:,.0f} ms on average to draw and check "
+                f"(at most {1000 * MAX_SECONDS_PER_SEED:,.0f} ms): every learner's question "
+                "would wait that long; make the formulas cheaper or the constraints looser"
+            ),
+        }
+    return None

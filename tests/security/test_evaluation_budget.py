@@ -9,9 +9,10 @@ almost always fails (so each seed is drawn 100 times). With c = 4,096 its live c
 import time
 
 import pytest
+from django.utils import timezone
 
 from problems import authoring
-from problems.models import Problem, Scenario, ScenarioVersion
+from problems.models import Problem, Scenario, ScenarioVersion, ValidationRun
 
 pytestmark = pytest.mark.django_db
 
@@ -127,3 +128,32 @@ def test_erlang_c_stops_early_with_the_same_result():
     loads = np.array([0.5, 3.0, 100.0, 500.0, 1023.5])
     expected = [full(float(load), 1024) for load in loads]
     assert list(queueing.erlang_c(loads, 1.0, np.full(5, 1024))) == expected
+
+
+def test_a_validation_fails_a_version_too_slow_to_serve(
+    draft_in_problem_3, instructor, monkeypatch
+):
+    """Seeds that each take more than MAX_SECONDS_PER_SEED to draw would make every learner's
+    question wait: such a version cannot pass, even within the time limit."""
+    from problems import budget
+
+    monkeypatch.setattr(budget, "MAX_SECONDS_PER_SEED", 0.0001)
+    run = ValidationRun.objects.create(
+        version=draft_in_problem_3,
+        content_hash=draft_in_problem_3.content_hash,
+        seeds=1000,
+        created_at=timezone.now(),
+    )
+    authoring.run_validation(run.pk)
+    run.refresh_from_db()
+    assert run.status == ValidationRun.Status.FAILED
+    assert "on average to draw and check" in run.report["errors"][-1]["message"]
+
+
+@pytest.fixture
+def draft_in_problem_3(loaded_bank, instructor):
+    from tests.author.conftest import example_scenario
+
+    definition = {**example_scenario(), "key": "copy"}
+    problem = Problem.objects.get(number=3)
+    return authoring.create_scenario(instructor, problem, definition, "", timezone.now())
