@@ -6,6 +6,9 @@ The rules live here; views and tasks call them.
 - A published version is never modified. An instructor edits their own draft of a scenario (one
   per author and scenario); publishing turns that draft, under the number it was validated with,
   into the scenario's current version and retires the previous one.
+- The bank is shared: every instructor reads every scenario and may start a draft of their own
+  from it. A draft is its author's alone: only they edit, validate, publish or discard it, and
+  the published version records who published it.
 - Publishing needs a passing `ValidationRun` of at least `MIN_PUBLISH_SEEDS` seeds for exactly the
   draft's content (its content hash), so nothing a learner can draw was left unchecked.
 - Every definition is compiled by the engine before it is stored: every formula passes its
@@ -18,6 +21,7 @@ The rules live here; views and tasks call them.
 import functools
 import logging
 import math
+import time
 from dataclasses import dataclass, field
 
 import yaml
@@ -26,7 +30,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from problems import regrade
+from problems import background, regrade
 from problems.engine import (
     EngineError,
     FieldError,
@@ -42,6 +46,7 @@ from problems.engine import (
     load_yaml,
     with_problem_texts,
 )
+from problems.engine.budget import OutOfTime
 from problems.engine.schema import MAX_YAML_BYTES, PART_FIELDS
 from problems.engine.units import COMMON_UNITS
 from problems.loader import problem_fields
@@ -64,6 +69,10 @@ MAX_VALIDATION_SEEDS = 20_000
 IMPORT_SEEDS = 200
 LIVE_CHECK_SEEDS = 20
 MAX_IMPORT_BYTES = MAX_YAML_BYTES
+# The most a seed may cost on average in a validation for the version to be published: each
+# learner's question (and each answer's grading) draws the variant again. The bank's slowest
+# scenario takes 3 ms a seed (measured on the development machine, under load): 30 times that.
+MAX_SECONDS_PER_SEED = 0.1
 
 # The order fields are written in, for the editor and for exports (a database may not keep the
 # order of a JSON object's keys).
@@ -421,11 +430,14 @@ def discard_draft(actor, version, now):
 
 def request_validation(actor, version, seeds, now):
     """Record a check of `version` over `seeds` seeds, to be run by the `validate_version` task
-    (`problems.jobs.validate` enqueues it)."""
+    or a background thread (`problems.jobs.validate` sends it)."""
+    _editable_draft(actor, version)  # a draft is its author's to validate and publish
     if not MIN_PUBLISH_SEEDS <= seeds <= MAX_VALIDATION_SEEDS:
         raise AuthoringError(
             f"Validate over {MIN_PUBLISH_SEEDS:,} to {MAX_VALIDATION_SEEDS:,} seeds."
         )
+    if reason := background.busy(now):
+        raise AuthoringError(reason)
     with transaction.atomic():
         run = ValidationRun.objects.create(
             version=version,
@@ -466,6 +478,7 @@ def run_validation(run_id):
     def progress(done, total):
         ValidationRun.objects.filter(pk=run.pk).update(done=done, total=total)
 
+    started = time.monotonic()
     try:
         report = check_scenario(compiled_scenario(version), run.seeds, progress=progress)
     except EngineError as error:
@@ -473,13 +486,37 @@ def run_validation(run_id):
     except SoftTimeLimitExceeded:
         message = "The check took longer than the time limit; validate fewer seeds."
         return _finish(run, ValidationRun.Status.ERROR, {"message": message})
+    except OutOfTime as error:  # the time limit of a run without a broker (problems.background)
+        message = (
+            f"The check took longer than {error.seconds:g} s and was stopped while evaluating "
+            f"`{error.source}`; validate fewer seeds, or make the formulas cheaper."
+        )
+        return _finish(run, ValidationRun.Status.ERROR, {"message": message})
     except Exception as error:
         # The run must not stay "running" for ever; the traceback goes to the worker's log.
         logger.exception("validation run %s failed", run.pk)
         message = f"The check stopped with an internal error ({type(error).__name__})."
         return _finish(run, ValidationRun.Status.ERROR, {"message": message})
+    if too_slow := serving_cost_error(time.monotonic() - started, run.seeds):
+        report = {**report, "ok": False, "errors": [*report["errors"], too_slow]}
     status = ValidationRun.Status.PASSED if report["ok"] else ValidationRun.Status.FAILED
     return _finish(run, status, report)
+
+
+def serving_cost_error(seconds, seeds):
+    """A validation report's error when `seeds` seeds took `seconds` (too slow to serve to
+    learners), or None."""
+    if seeds and seconds / seeds > MAX_SECONDS_PER_SEED:
+        return {
+            "seed": None,
+            "part": None,
+            "message": (
+                f"a seed takes {1000 * seconds / seeds:,.0f} ms on average to draw and check "
+                f"(at most {1000 * MAX_SECONDS_PER_SEED:,.0f} ms): every learner's question "
+                "would wait that long; make the formulas cheaper or the constraints looser"
+            ),
+        }
+    return None
 
 
 def _finish(run, status, report):
@@ -553,6 +590,7 @@ def publish(actor, version, now, corrects=()):
         version.scenario = scenario
         if version.status != Status.DRAFT:
             raise AuthoringError(f"v{version.number} is {version.status} already.")
+        _editable_draft(actor, version)
         run = passing_run(version)
         if run is None:
             raise AuthoringError(
@@ -573,7 +611,7 @@ def publish(actor, version, now, corrects=()):
         refusals = [reason for old in corrected if (reason := regrade.refusal(old, version))]
         if refusals:
             raise AuthoringError(" ".join(refusals))
-        previous = publish_version(version)
+        previous = publish_version(version, published_by=actor)
         AuthoringLog.record(
             actor,
             Action.PUBLISH,

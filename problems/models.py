@@ -96,6 +96,10 @@ class ScenarioVersion(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Who made it the current version (None for versions loaded from the bank files).
+    published_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
 
     objects = ScenarioVersionQuerySet.as_manager()
 
@@ -114,7 +118,7 @@ class ScenarioVersion(models.Model):
         return f"{self.scenario} v{self.number}"
 
 
-def publish_version(version):
+def publish_version(version, published_by=None):
     """Make `version` what learners of its scenario draw from: the version published before it
     is retired, and the scenario takes the version's title. Returns the retired versions. Used by
     the bank loader and by instructors' publishing alike; the caller holds the transaction."""
@@ -123,7 +127,8 @@ def publish_version(version):
     ScenarioVersion.objects.filter(pk__in=[old.pk for old in retired]).update(status=Status.RETIRED)
     if version.status != Status.PUBLISHED:
         version.status = Status.PUBLISHED
-        version.save(update_fields=["status"])
+        version.published_by = published_by
+        version.save(update_fields=["status", "published_by"])
     title = version.definition.get("title") or version.scenario.title
     if title != version.scenario.title:
         Scenario.objects.filter(pk=version.scenario_id).update(title=title)
@@ -226,8 +231,9 @@ class ValidationRun(models.Model):
         PASSED = "passed"
         FAILED = "failed"
         ERROR = "error"
+        CANCELLED = "cancelled"  # its process stopped before it ended (problems.background)
 
-    FINISHED = (Status.PASSED, Status.FAILED, Status.ERROR)
+    FINISHED = (Status.PASSED, Status.FAILED, Status.ERROR, Status.CANCELLED)
 
     version = models.ForeignKey(
         ScenarioVersion, on_delete=models.CASCADE, related_name="validation_runs"

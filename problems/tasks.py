@@ -12,8 +12,8 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from problems import authoring, regrade, stats
+from problems.background import VALIDATION_TIME_LIMIT
 
-VALIDATION_TIME_LIMIT = 10 * 60
 LONG_TIME_LIMIT = 14 * 60  # under the app's default, which the visibility timeout exceeds
 STALLED_AFTER = timedelta(minutes=5)  # queued that long with workers running: the message is lost
 

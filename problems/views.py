@@ -5,6 +5,7 @@ users are sent to log in, learners get 403); the rules are in `problems.authorin
 
 import functools
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required, permission_required
@@ -16,9 +17,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from problems import authoring, jobs, regrade, stats
+from problems import authoring, background, budget, jobs, regrade, stats
 from problems.attempts import worked_solution
 from problems.engine import EngineError, draw_variant
+from problems.engine.budget import OutOfTime, deadline
 from problems.forms import (
     ImportForm,
     ProblemForm,
@@ -58,7 +60,8 @@ def _problem(number):
 
 def _version(version_id):
     return get_object_or_404(
-        ScenarioVersion.objects.select_related("scenario__problem", "created_by"), pk=version_id
+        ScenarioVersion.objects.select_related("scenario__problem", "created_by", "published_by"),
+        pk=version_id,
     )
 
 
@@ -195,7 +198,7 @@ def _reference_html():
 
 def _check_form(form, problem_number, seeds):
     data = form.data
-    return authoring.check_definition(
+    return budget.check_definition(
         data.get("key", ""),
         data.get("title", ""),
         data.get("body", ""),
@@ -303,9 +306,11 @@ def version_edit(request, version_id):
 @require_POST
 def check(request):
     """Validation as you type: the engine's errors for the editor's current text."""
-    number = request.POST.get("problem")
-    problem_number = int(number) if number and number.isdigit() else None
-    result = authoring.check_definition(
+    try:
+        problem_number = int(request.POST.get("problem", ""))
+    except ValueError:  # absent, or not a number ("²" passes isdigit() but not int())
+        problem_number = None
+    result = budget.check_definition(
         request.POST.get("key", ""),
         request.POST.get("title", ""),
         request.POST.get("body", ""),
@@ -336,6 +341,7 @@ def _publish_candidates(version):
 @require_GET
 def version_detail(request, version_id):
     version = _version(version_id)
+    background.end_abandoned(timezone.now())
     runs = list(version.validation_runs.select_related("requested_by")[:10])
     passing = authoring.passing_run(version)
     return render(
@@ -424,12 +430,14 @@ def preview(request, version_id):
     pinned = form.cleaned_data.get("seed") if form.is_valid() else None
     seeds = [pinned] if pinned is not None else [new_seed() for _ in range(PREVIEW_VARIANTS)]
     try:
-        scenario = compiled_scenario(version)
-    except EngineError as error:
-        scenario, variants, compile_error = None, [], error.message
-    else:
-        variants = [_preview_variant(scenario, problem, seed) for seed in seeds]
+        with deadline(settings.AUTHORING_TIME_LIMIT):
+            scenario = compiled_scenario(version)
+            variants = [_preview_variant(scenario, problem, seed) for seed in seeds]
         compile_error = None
+    except EngineError as error:
+        variants, compile_error = [], error.message
+    except OutOfTime as error:
+        variants, compile_error = [], budget.too_slow(error, "The preview")
     return render(
         request,
         "author/preview.html",
@@ -466,6 +474,7 @@ def validate(request, version_id):
 @permission_required(AUTHOR, raise_exception=True)
 @require_GET
 def validation_detail(request, run_id):
+    background.end_abandoned(timezone.now())
     run = get_object_or_404(
         ValidationRun.objects.select_related("version__scenario__problem", "requested_by"),
         pk=run_id,
@@ -587,7 +596,7 @@ def import_view(request):
             form.add_error("problem", f"There is no problem {number}.")
         else:
             try:
-                report = authoring.import_yaml(
+                report = budget.import_yaml(
                     request.user, form.cleaned_data["document"], now, into_problem=into
                 )
             except authoring.ImportRejected as error:

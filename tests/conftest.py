@@ -53,6 +53,16 @@ def _fresh_cache():
     variants._compiled.clear()
 
 
+@pytest.fixture(autouse=True)
+def _background_inline(monkeypatch):
+    """Without a broker, validations run in a background thread (problems.background), which
+    cannot see a test's uncommitted transaction: here they run inline when the request commits.
+    The thread itself runs in the gunicorn tests (tests/security/test_validation_in_process.py)."""
+    from problems import background
+
+    monkeypatch.setattr(background, "start", lambda function, *args: function(*args))
+
+
 EXAMPLE_PROBLEM = Path(__file__).resolve().parent / "engine" / "problem3.yaml"
 
 

@@ -1,8 +1,10 @@
 import logging
 
+from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import HttpResponse
 from django.template.loader import render_to_string
+from django.utils.cache import patch_cache_control
 
 logger = logging.getLogger(__name__)
 
@@ -32,4 +34,24 @@ class DatabaseUnavailableMiddleware:
         page = render_to_string("errors/database_unavailable.html")
         response = HttpResponse(page, status=503)
         response["Retry-After"] = "5"
+        return response
+
+
+class PrivatePagesMiddleware:
+    """`Cache-Control: private, no-store` on every response to a visitor with a session (every
+    logged-in user has one).
+
+    Their pages hold answers, keys, drafts and the CSRF token: no shared cache may keep them,
+    and the browser must not keep them on disk for the next person at a shared computer. Pages
+    for anonymous visitors are left to their views. The session cookie is read, not the user:
+    that would need the database, which may be the reason this response is an error page.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if settings.SESSION_COOKIE_NAME in request.COOKIES:
+            patch_cache_control(response, private=True, no_store=True)
         return response

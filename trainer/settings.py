@@ -6,6 +6,7 @@ Every variable is documented in README.md.
 """
 
 import os
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -62,6 +63,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_htmx",
+    "axes",
     "trainer.accounts",
     "problems",
     "trainer.practice",
@@ -76,12 +78,15 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "trainer.middleware.PrivatePagesMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "trainer.middleware.DatabaseUnavailableMiddleware",
     "trainer.mock.middleware.MockInProgressMiddleware",
+    # Last, so that it sees (and replaces) the response to a refused log-in on every path.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "trainer.urls"
@@ -138,16 +143,64 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-AUTHENTICATION_BACKENDS = ["trainer.accounts.backends.ModelBackend"]
+# django-axes first: it refuses an attempt on a locked account before any password is checked,
+# on every path that authenticates (our log-in page, the admin's).
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "trainer.accounts.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
-# Failed log-ins allowed per account (and per client address) within the window.
+# Failed log-ins allowed per account (4x that per client address, counting only accounts that
+# exist) within the window, counted in the database so that every worker shares them.
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
 LOGIN_FAILURE_WINDOW = env_int("LOGIN_FAILURE_WINDOW", 15 * 60)
+# Reverse proxies in front of the app that append to X-Forwarded-For; 0 ignores the header.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+AXES_HANDLER = "trainer.accounts.lockout.LoginAttempts"
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = timedelta(seconds=LOGIN_FAILURE_WINDOW)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_USERNAME_CALLABLE = "trainer.accounts.lockout.normalised_username"
+AXES_CLIENT_IP_CALLABLE = "trainer.accounts.addresses.client_address"
+AXES_LOCKOUT_CALLABLE = "trainer.accounts.lockout.lockout_response"
+AXES_DISABLE_ACCESS_LOG = True  # no log of every successful log-in, which nothing reads
+AXES_VERBOSE = False
+# Seconds an instructor's formulas may run in a request: the live check, the editor's save, the
+# preview and an import are refused past it, naming what was slow.
+AUTHORING_TIME_LIMIT = env_int("AUTHORING_TIME_LIMIT", 5)
 # Answers a learner may submit per minute (practice and mock together).
 ANSWER_RATE_LIMIT = env_int("ANSWER_RATE_LIMIT", 30)
+# Accounts created per client address per hour, and password-reset e-mails asked for per
+# address per hour.
+SIGNUP_RATE_LIMIT = env_int("SIGNUP_RATE_LIMIT", 10)
+PASSWORD_RESET_RATE_LIMIT = env_int("PASSWORD_RESET_RATE_LIMIT", 5)
+
+# E-mail (password resets): SMTP at EMAIL_HOST in production; with DEBUG on and no EMAIL_HOST,
+# written to the console (the log) instead, which is enough on a laptop.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+MAILERS = {
+    "default": (
+        {"BACKEND": "django.core.mail.backends.console.EmailBackend"}
+        if DEBUG and not EMAIL_HOST
+        else {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": EMAIL_HOST or "localhost",
+                "port": env_int("EMAIL_PORT", 587),
+                "username": os.environ.get("EMAIL_HOST_USER", ""),
+                "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+                "use_tls": env_bool("EMAIL_USE_TLS", True),
+                "timeout": 10,
+            },
+        }
+    )
+}
+del EMAIL_HOST  # read through MAILERS only (the EMAIL_* settings are deprecated in Django 6.1)
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "trainer@localhost")
+PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 60 * 60)
 
 LANGUAGE_CODE = "en-gb"
 TIME_ZONE = "UTC"

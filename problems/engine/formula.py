@@ -30,6 +30,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .budget import check as check_deadline
 from .catalogue import NUMBER, OPAQUE, TEXT, Catalogue
 from .errors import FormulaError
 
@@ -184,6 +185,7 @@ class Formula:
         Raises `FormulaError` when a value is missing, an operation fails, a registered
         function refuses its arguments, or the result is not a finite number.
         """
+        check_deadline(self.source)
         try:
             value = self._evaluate(env)
         except KeyError as missing:
@@ -605,10 +607,12 @@ class _Compiler:
         keyword_values = [(key, compiled.evaluate) for key, compiled in keywords]
         source = self.source
         where = self.segment(node)
+        call = where[1:-1]  # unquoted, for the deadline's message
 
         def evaluate(env):
             positional = [value(env) for value in values]
             named = {key: value(env) for key, value in keyword_values}
+            check_deadline(call)  # registered functions are the costly part of a formula
             try:
                 result = function(*positional, **named)
             except (ValueError, TypeError, ArithmeticError) as error:

@@ -12,6 +12,7 @@ import hashlib
 import json
 import keyword
 import re
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -240,6 +241,14 @@ def load_yaml(text: str | bytes, *, max_bytes: int = MAX_YAML_BYTES):
         raise ScenarioError([FieldError("", f"{where}not valid YAML ({problem})")]) from None
     except RecursionError:
         raise ScenarioError([FieldError("", "the document is nested too deeply")]) from None
+    except ValueError as error:
+        # int() of a decimal text of more than sys.get_int_max_str_digits() digits (4,300).
+        if "digits" not in str(error):
+            raise
+        limit = sys.get_int_max_str_digits()
+        raise ScenarioError(
+            [FieldError("", f"a number in the document has more than {limit:,} digits")]
+        ) from None
 
 
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)

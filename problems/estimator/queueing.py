@@ -20,6 +20,8 @@ L. Kleinrock, "Queueing Systems, Volume 1: Theory", Wiley 1975, sections 3.2 and
 Erlang (1917); Erlang B as 1/B = Σ_{j=0..c} c!/((c − j)! a^j) and C = B / (1 − ρ(1 − B)).
 """
 
+import math
+
 import numpy as np
 
 from . import _special
@@ -44,12 +46,20 @@ def _erlang_c(offered_load, servers):
     Erlang B from 1/B = Σ_{j=0..c} c!/((c − j)! a^j), whose terms t_j = t_{j−1} (c − j + 1)/a
     turn exactly 0 past j = c, so one loop to the largest c serves every element of an array
     without masking. Then C = B / (1 − ρ(1 − B)).
+
+    The loop stops early, with the same result to the last bit, once the sum has overflowed (B
+    is 0) or the terms are shrinking (c − j + 1 < a) and too small to change it: every later
+    term is smaller still.
     """
     if check.is_scalar(offered_load, servers):
         term = total = 1.0
         for j in range(1, int(servers) + 1):
-            term *= (servers + 1 - j) / offered_load
+            factor = (servers + 1 - j) / offered_load
+            term *= factor
+            before = total
             total += term
+            if total == math.inf or (factor < 1 and total == before):
+                break
     else:
         total = _special.blockwise(_inverse_erlang_b_block, offered_load, servers)
     blocking = 1.0 / total
@@ -61,12 +71,17 @@ def _inverse_erlang_b_block(offered_load, servers):
     """1/B for one block of arrays (the loop of :func:`_erlang_c`, in place)."""
     after = servers + 1.0
     term, total, factor = np.ones(after.shape), np.ones(after.shape), np.empty(after.shape)
+    before = np.empty(after.shape)
     with np.errstate(over="ignore", invalid="ignore"):
         for j in range(1, int(np.max(servers, initial=0)) + 1):  # at most MAX_SERVERS steps
             np.subtract(after, j, out=factor)
             factor /= offered_load  # as the scalar loop divides, for identical results
             term *= factor
+            before[...] = total
             total += term
+            # As the scalar loop: stop once no element's sum can change any more.
+            if j % 32 == 0 and np.all(np.isinf(total) | ((factor < 1) & (total == before))):
+                break
     # A term that overflowed to infinity turns NaN when its factor reaches 0: B is 0 there.
     total[np.isnan(total)] = np.inf
     return total
@@ -82,7 +97,7 @@ def erlang_c(arrival_rate, service_rate, servers):
     service_rate : number or array
         μ, per server [requests/s].
     servers : int or array
-        c (at most 4096).
+        c (at most 1024).
 
     Returns
     -------

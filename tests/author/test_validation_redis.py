@@ -17,8 +17,9 @@ SEEDS = 4000  # long enough (a few seconds) to watch the progress move
 
 
 @pytest.fixture
-def through_worker(celery_worker, monkeypatch):
+def through_worker(celery_worker, monkeypatch, settings):
     """Send what the service enqueues to the real worker instead of running it in-process."""
+    settings.CELERY_TASK_ALWAYS_EAGER = False  # as with REDIS_URL set: a broker takes the task
     sent = []
 
     def delay_on_commit(run_id):

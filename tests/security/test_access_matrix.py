@@ -72,8 +72,10 @@ MATRIX = {
     "practice/": Row(fixed("/practice/"), logged_in(200), logged_in(405)),
     "practice/start/": Row(fixed("/practice/start/"), logged_in(405), logged_in(302)),
     "practice/settings/": Row(fixed("/practice/settings/"), logged_in(200), logged_in(200)),
+    # The world's running mock has the attempt's problem: its solution waits for the mock's end
+    # (tests/security/test_mock_integrity.py).
     "practice/attempts/<int:attempt_id>/": Row(
-        lambda w: f"/practice/attempts/{w.attempt.pk}/", own(200), logged_in(405)
+        lambda w: f"/practice/attempts/{w.attempt.pk}/", own(403), logged_in(405)
     ),
     "practice/attempts/<int:attempt_id>/answer/": Row(
         lambda w: f"/practice/attempts/{w.open_attempt.pk}/answer/",
@@ -121,11 +123,12 @@ MATRIX = {
     "mock/<int:mock_id>/finish/": Row(
         lambda w: f"/mock/{w.running_mock.pk}/finish/", logged_in(405), own(302)
     ),
+    # Keys of the running mock's problem: hidden until it ends, as above.
     "mock/<int:mock_id>/report/": Row(
-        lambda w: f"/mock/{w.ended_mock.pk}/report/", own(200), logged_in(405)
+        lambda w: f"/mock/{w.ended_mock.pk}/report/", own(403), logged_in(405)
     ),
     "mock/<int:mock_id>/report/<int:position>/": Row(
-        lambda w: f"/mock/{w.ended_mock.pk}/report/1/", own(200), logged_in(405)
+        lambda w: f"/mock/{w.ended_mock.pk}/report/1/", own(403), logged_in(405)
     ),
     "mock/<int:mock_id>/rubric/": Row(
         lambda w: f"/mock/{w.ended_mock.pk}/rubric/", logged_in(405), own(302)
@@ -239,9 +242,31 @@ MATRIX = {
     "admin/auth/user/<path:object_id>/": Row(
         lambda w: f"/admin/auth/user/{w.learner_id}/", ADMIN_GET, ADMIN_POST
     ),
-    "admin/(?P<app_label>auth)/$": Row(fixed("/admin/auth/"), ADMIN_GET, ADMIN_POST),
+    "admin/(?P<app_label>auth|axes)/$": Row(fixed("/admin/axes/"), ADMIN_GET, ADMIN_POST),
     "admin/(?P<url>.*)$": Row(fixed("/admin/no-such-page/"), ADMIN_GET, ADMIN_POST),
+    # Password reset by e-mail: open to everyone (a bad link says so).
+    "accounts/password/reset/": Row(
+        fixed("/accounts/password/reset/"), everyone(200), everyone(200)
+    ),
+    "accounts/password/reset/sent/": Row(
+        fixed("/accounts/password/reset/sent/"), everyone(200), everyone(405)
+    ),
+    "accounts/password/reset/<uidb64>/<token>/": Row(
+        fixed("/accounts/password/reset/MQ/bad-token/"), everyone(200), everyone(200)
+    ),
+    "accounts/password/reset/done/": Row(
+        fixed("/accounts/password/reset/done/"), everyone(200), everyone(405)
+    ),
 }
+# django-axes's records of failed log-ins in the admin: staff only, like the rest of it.
+for _model in ("accessattempt", "accesslog", "accessfailurelog"):
+    _base = f"admin/axes/{_model}/"
+    MATRIX[_base] = Row(fixed(f"/{_base}"), ADMIN_GET, ADMIN_POST)
+    MATRIX[_base + "add/"] = Row(fixed(f"/{_base}add/"), ADMIN_GET, ADMIN_POST)
+    for _suffix in ("history/", "delete/", "change/", ""):
+        MATRIX[f"{_base}<path:object_id>/{_suffix}"] = Row(
+            fixed(f"/{_base}1/{_suffix}"), ADMIN_GET, ADMIN_POST
+        )
 
 
 def url_patterns(patterns=None, prefix=""):

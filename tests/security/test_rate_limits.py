@@ -1,16 +1,18 @@
-"""The log-in and answer rate limits over HTTP, on the in-process cache the tests use and on
-Redis, the cache of production. The answer limit is one budget for practice and mock answers."""
+"""The log-in and answer rate limits over HTTP, both counted in the database (shared by every
+worker: see test_multi_worker.py). The answer limit is one budget for practice and mock answers."""
 
 import types
+from datetime import timedelta
 
 import pytest
+from axes.models import AccessAttempt
 from django.contrib.auth import SESSION_KEY
 from django.utils import timezone
 
 from problems.models import PartAnswer
 from tests.mock.helpers import answer_url, start
 from tests.practice.helpers import open_attempt_of, right_answers
-from trainer.accounts import ratelimit
+from trainer.accounts import lockout, ratelimit
 from trainer.mock.models import Mock
 from trainer.practice import services
 from trainer.practice.models import Review
@@ -18,25 +20,6 @@ from trainer.practice.models import Review
 pytestmark = pytest.mark.django_db
 
 MIDDAY = 1_800_000_000.0  # the start of a minute; a limit's window is the minute of the clock
-
-
-@pytest.fixture(params=["locmem", "redis"])
-def cache_backend(request, settings):
-    """Each test runs on the tests' in-process cache and on Redis."""
-    if request.param == "redis":
-        url = request.getfixturevalue("redis_url")
-        settings.CACHES = {
-            "default": {
-                "BACKEND": "django.core.cache.backends.redis.RedisCache",
-                "LOCATION": url,
-                "KEY_PREFIX": "security-tests",
-            }
-        }
-    from django.core.cache import cache
-
-    cache.clear()
-    yield request.param
-    cache.clear()
 
 
 @pytest.fixture
@@ -51,7 +34,14 @@ def _log_in(client, username, password):
     return client.post("/accounts/login/", {"username": username, "password": password})
 
 
-def test_failed_log_ins_lock_the_account(client, learner, settings, cache_backend, clock):
+def _window_passes(settings):
+    """Move every counted failure back past the window (axes counts on the database's clock)."""
+    AccessAttempt.objects.update(
+        attempt_time=timezone.now() - timedelta(seconds=settings.LOGIN_FAILURE_WINDOW + 1)
+    )
+
+
+def test_failed_log_ins_lock_the_account(client, learner, settings):
     for _ in range(settings.LOGIN_FAILURE_LIMIT):
         failed = _log_in(client, "learner", "not my password")
         assert failed.status_code == 200
@@ -61,18 +51,16 @@ def test_failed_log_ins_lock_the_account(client, learner, settings, cache_backen
     assert "Too many failed log-ins" in locked.content.decode()
     assert SESSION_KEY not in client.session
     # The lock lasts the window, then the right password works again.
-    clock.value += settings.LOGIN_FAILURE_WINDOW + 1
+    _window_passes(settings)
     assert _log_in(client, "learner", "correct horse 1").status_code == 302
     assert client.session[SESSION_KEY] == str(learner.pk)
 
 
-def test_one_address_cannot_guess_many_accounts(
-    client, django_user_model, settings, cache_backend, clock
-):
+def test_one_address_cannot_guess_many_accounts(client, django_user_model, settings):
     names = [f"user{number}" for number in range(5)]
     for name in names:
         django_user_model.objects.create_user(name, password="a long pass phrase 9")
-    address_limit = settings.LOGIN_FAILURE_LIMIT * ratelimit.ADDRESS_LIMIT_FACTOR
+    address_limit = settings.LOGIN_FAILURE_LIMIT * lockout.ADDRESS_LIMIT_FACTOR
     statuses = []
     for attempt in range(address_limit):
         name = names[attempt % len(names)]
@@ -82,7 +70,7 @@ def test_one_address_cannot_guess_many_accounts(
 
 
 def test_answers_are_limited_across_practice_and_mock(
-    client, loaded_bank, learner, settings, cache_backend, clock
+    client, loaded_bank, learner, settings, clock
 ):
     settings.ANSWER_RATE_LIMIT = 5
     services.introduce_all(learner, timezone.now())

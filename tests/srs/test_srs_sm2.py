@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from trainer.srs.interface import ReviewRecord
 from trainer.srs.sm2 import (
+    MAXIMUM_INTERVAL_DAYS,
     Sm2Scheduler,
     Sm2State,
     easiness_change_hundredths,
@@ -106,8 +107,8 @@ def test_easiness_changes_are_the_published_formula():
     easiness=st.integers(130, 600),
 )
 def test_interval_is_exact_ceiling(repetitions, previous, easiness):
-    assert interval_days(repetitions, previous, easiness) == math.ceil(
-        Fraction(previous) * Fraction(easiness, 100)
+    assert interval_days(repetitions, previous, easiness) == min(
+        math.ceil(Fraction(previous) * Fraction(easiness, 100)), MAXIMUM_INTERVAL_DAYS
     )
 
 

@@ -1,76 +1,50 @@
-"""Counting failed log-ins, per account and per client address, in the cache.
+"""Rate limits shared by every worker: events per identity in fixed windows, counted in the
+database (`RateCount`), so that three gunicorn workers without Redis give one budget, not three.
 
-A cache outage must not lock everyone out, nor let a guesser through unnoticed: when the cache
-cannot be reached the limit is not enforced and the failure is logged.
+Failed log-ins are django-axes's (see `trainer.accounts.lockout`); this module counts answers,
+sign-ups, password changes and password-reset e-mails.
 """
 
-import hashlib
-import logging
 import time
+from datetime import UTC, datetime
 
-from django.conf import settings
-from django.core.cache import cache
+from django.db import connection
 
-logger = logging.getLogger(__name__)
-
-# An address is shared by many people behind one NAT, so it gets a looser limit than an account.
-ADDRESS_LIMIT_FACTOR = 4
+from trainer.accounts.models import RateCount
 
 
-def _keys(username, address):
-    account = hashlib.sha256(username.strip().lower().encode()).hexdigest()[:32]
-    return [
-        (f"login-fail:account:{account}", settings.LOGIN_FAILURE_LIMIT),
-        (f"login-fail:address:{address}", settings.LOGIN_FAILURE_LIMIT * ADDRESS_LIMIT_FACTOR),
-    ]
-
-
-def client_address(request):
-    return request.META.get("REMOTE_ADDR", "unknown")
-
-
-def seconds_locked(username, address):
-    """Seconds until another attempt is allowed, or 0 when the attempt may go ahead."""
-    try:
-        now = time.time()
-        waits = []
-        for key, limit in _keys(username, address):
-            failures = [t for t in cache.get(key, []) if t > now - settings.LOGIN_FAILURE_WINDOW]
-            if len(failures) >= limit:
-                waits.append(failures[-limit] + settings.LOGIN_FAILURE_WINDOW - now)
-        return int(max(waits)) + 1 if waits else 0
-    except Exception:  # a cache outage must not lock everyone out
-        logger.exception("login rate limit unavailable")
-        return 0
-
-
-def record_failure(username, address):
-    try:
-        now = time.time()
-        for key, limit in _keys(username, address):
-            failures = [t for t in cache.get(key, []) if t > now - settings.LOGIN_FAILURE_WINDOW]
-            failures = (failures + [now])[-limit:]
-            cache.set(key, failures, settings.LOGIN_FAILURE_WINDOW)
-    except Exception:
-        logger.exception("login rate limit unavailable")
-
-
-def clear_failures(username, address):
-    try:
-        cache.delete_many([key for key, _ in _keys(username, address)])
-    except Exception:
-        logger.exception("login rate limit unavailable")
+def _upsert_sql():
+    quote = connection.ops.quote_name
+    table, key, count, ends = (
+        quote(name) for name in (RateCount._meta.db_table, "key", "count", "expires_at")
+    )
+    # One statement: atomic under any number of parallel requests, the same query every time.
+    # A row per (scope, identity) whose window restarts when it has ended, so the table holds
+    # one row per learner or address, not one per window.
+    # Only our own quoted table and column names are formatted in; every value is a parameter.
+    return (
+        f"INSERT INTO {table} ({key}, {count}, {ends}) VALUES (%s, 1, %s) "  # noqa: S608
+        f"ON CONFLICT ({key}) DO UPDATE SET "
+        f"{count} = CASE WHEN {table}.{ends} <= %s THEN 1 ELSE {table}.{count} + 1 END, "
+        f"{ends} = CASE WHEN {table}.{ends} <= %s THEN excluded.{ends} ELSE {table}.{ends} END "
+        f"RETURNING {count}"
+    )
 
 
 def allow(scope, identity, limit, window):
-    """Count one event for (scope, identity) in the current window of `window` seconds; False
-    when that makes more than `limit`. Fails open (and logs) when the cache is down, like the
-    log-in limit: an outage must not stop learners answering."""
-    key = f"rate:{scope}:{identity}:{int(time.time() // window)}"
-    try:
-        if cache.add(key, 1, window + 1):
-            return True
-        return cache.incr(key) <= limit
-    except Exception:
-        logger.exception("rate limit %s unavailable", scope)
-        return True
+    """Count one event for (scope, identity) in the current window of `window` seconds (windows
+    start on multiples of `window` on the clock); False when that makes more than `limit`."""
+    now = time.time()
+    adapt = connection.ops.adapt_datetimefield_value
+    ends = adapt(datetime.fromtimestamp((now // window + 1) * window, UTC))
+    current = adapt(datetime.fromtimestamp(now, UTC))
+    key = f"{scope}:{identity}"[:200]
+    with connection.cursor() as cursor:
+        cursor.execute(_upsert_sql(), [key, ends, current, current])
+        (count,) = cursor.fetchone()
+    return count <= limit
+
+
+def seconds_left(window):
+    """Seconds until the current window of `window` seconds ends."""
+    return int(window - time.time() % window) + 1

@@ -7,19 +7,33 @@ urlpatterns = [
     path("login/", views.login, name="login"),
     path("logout/", views.logout, name="logout"),
     path("signup/", views.signup, name="signup"),
-    path(
-        "password/",
-        auth_views.PasswordChangeView.as_view(
-            template_name="accounts/password_change.html",
-            success_url=reverse_lazy("password_change_done"),
-        ),
-        name="password_change",
-    ),
+    path("password/", views.password_change, name="password_change"),
     path(
         "password/done/",
         auth_views.PasswordChangeDoneView.as_view(
             template_name="accounts/password_change_done.html"
         ),
         name="password_change_done",
+    ),
+    path("password/reset/", views.password_reset, name="password_reset"),
+    path(
+        "password/reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(template_name="accounts/password_reset_sent.html"),
+        name="password_reset_done",
+    ),
+    path(
+        "password/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(
+            template_name="accounts/password_reset_confirm.html",
+            success_url=reverse_lazy("password_reset_complete"),
+        ),
+        name="password_reset_confirm",
+    ),
+    path(
+        "password/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(
+            template_name="accounts/password_reset_done.html"
+        ),
+        name="password_reset_complete",
     ),
 ]

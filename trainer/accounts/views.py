@@ -1,13 +1,20 @@
+from django.conf import settings
 from django.contrib import auth
+from django.contrib.auth import views as auth_views
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
 from django.shortcuts import redirect, render
+from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods, require_POST
 
 from trainer.accounts import ratelimit
+from trainer.accounts.addresses import client_address
 from trainer.accounts.forms import SignupForm
+
+HOUR = 60 * 60
 
 
 def _next_url(request):
@@ -19,33 +26,24 @@ def _next_url(request):
     return "/"
 
 
+def _too_many(request, what, window):
+    minutes = max(1, round(ratelimit.seconds_left(window) / 60))
+    context = {"what": what, "minutes": minutes}
+    return render(request, "accounts/too_many.html", context, status=429)
+
+
 @sensitive_post_parameters("password")
 @never_cache
 @require_http_methods(["GET", "POST"])
 def login(request):
+    """Failed log-ins are limited by django-axes (trainer.accounts.lockout): a refused attempt's
+    response is replaced by its lockout page, here as on the admin's log-in."""
     form = AuthenticationForm(request, data=request.POST or None)
-    status = 200
-    if request.method == "POST":
-        username = request.POST.get("username", "")
-        address = ratelimit.client_address(request)
-        wait = ratelimit.seconds_locked(username, address)
-        if wait:
-            minutes = max(1, round(wait / 60))
-            form.errors.clear()
-            form.add_error(
-                None,
-                f"Too many failed log-ins. For your safety, try again in about {minutes} "
-                f"minute{'s' if minutes != 1 else ''}.",
-            )
-            status = 429
-        elif form.is_valid():
-            ratelimit.clear_failures(username, address)
-            auth.login(request, form.get_user())
-            return redirect(_next_url(request))
-        else:
-            ratelimit.record_failure(username, address)
+    if request.method == "POST" and form.is_valid():
+        auth.login(request, form.get_user())
+        return redirect(_next_url(request))
     context = {"form": form, "next": _next_url(request)}
-    return render(request, "accounts/login.html", context, status=status)
+    return render(request, "accounts/login.html", context)
 
 
 @require_POST
@@ -62,7 +60,48 @@ def signup(request):
         return redirect("home")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        if not ratelimit.allow("signup", client_address(request), settings.SIGNUP_RATE_LIMIT, HOUR):
+            return _too_many(request, "accounts created from your address", HOUR)
         user = form.save()
         auth.login(request, user, backend="trainer.accounts.backends.ModelBackend")
         return redirect("home")
     return render(request, "accounts/signup.html", {"form": form})
+
+
+_password_change = auth_views.PasswordChangeView.as_view(
+    template_name="accounts/password_change.html", success_url=reverse_lazy("password_change_done")
+)
+
+
+@login_required
+def password_change(request):
+    """Django's password change, with the old password's guesses limited like log-ins: a
+    stolen session must not become a way to find the password. Every submission counts,
+    before the old password is checked, so parallel guesses are limited too."""
+    if request.method == "POST" and not ratelimit.allow(
+        "password-change",
+        request.user.pk,
+        settings.LOGIN_FAILURE_LIMIT,
+        settings.LOGIN_FAILURE_WINDOW,
+    ):
+        return _too_many(request, "password changes", settings.LOGIN_FAILURE_WINDOW)
+    return _password_change(request)
+
+
+_password_reset = auth_views.PasswordResetView.as_view(
+    template_name="accounts/password_reset.html",
+    email_template_name="accounts/password_reset_email.txt",
+    subject_template_name="accounts/password_reset_subject.txt",
+    success_url=reverse_lazy("password_reset_done"),
+)
+
+
+def password_reset(request):
+    """Django's password reset by e-mail; requests per address are limited, so the form cannot
+    be used to flood someone's inbox. (Django logs a mail server that does not answer and shows
+    the same page as when it does, so the form never tells who has an account.)"""
+    if request.method == "POST" and not ratelimit.allow(
+        "password-reset", client_address(request), settings.PASSWORD_RESET_RATE_LIMIT, HOUR
+    ):
+        return _too_many(request, "password-reset e-mails asked for from your address", HOUR)
+    return _password_reset(request)

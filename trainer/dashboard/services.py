@@ -21,6 +21,7 @@ from trainer.srs import (
     forecast_reviews,
     learner_day,
     plan_interview,
+    plans_for,
     reviews_per_day,
     streak,
     weakest,
@@ -95,7 +96,7 @@ def _mocks(user, now):
 
 def _interview(profile, scheduler, cards, states, today):
     """Predicted state of each problem on the interview day (interview-date mode)."""
-    if profile.interview_date is None or profile.interview_date <= today:
+    if not plans_for(profile.interview_date, today):
         return None
     history = {}
     for card_id, quality, reviewed_at in Review.objects.filter(

@@ -2,18 +2,23 @@ from django.db import DatabaseError
 from django.shortcuts import render
 from django.utils import timezone
 
+from problems.models import Attempt
+from trainer.mock import integrity
 from trainer.mock.services import is_over, running_mock
 
 # Practice shows worked solutions: while a mock interview runs, the same problem's solution would
-# be one tab away. These pages wait until the mock is over.
-# Other methods go on to the view, which refuses them as usual.
+# be one tab away. These pages wait until the mock is over; other methods go on to the view,
+# which refuses them as usual.
 WAITING_PAGES = {"practice": ("GET", "HEAD"), "practice-answer": ("POST",)}
+# An earlier attempt's page shows its worked solution and key: hidden while a mock asks its
+# problem (the mock's own report and solution pages check this themselves).
+ATTEMPT_PAGE = "attempt"
 
 
 class MockInProgressMiddleware:
-    """Practice waits while the learner's mock interview runs. It lives with the mocks, above
-    practice, so practice knows nothing of mocks; it looks a mock up only for the pages that
-    wait."""
+    """While the learner's mock interview runs, practice waits and no earlier attempt of the
+    mock's problems is shown. It lives with the mocks, above practice, so practice knows nothing
+    of mocks; it looks a mock up only for the pages concerned."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -23,15 +28,35 @@ class MockInProgressMiddleware:
 
     def process_view(self, request, view_func, view_args, view_kwargs):
         match = request.resolver_match
-        if match is None or request.method not in WAITING_PAGES.get(match.url_name, ()):
+        if match is None:
             return None
         try:
-            if not request.user.is_authenticated:
-                return None
-            mock = running_mock(request.user)
+            if match.url_name == ATTEMPT_PAGE and request.method in ("GET", "HEAD"):
+                return self._hide_attempt(request, view_kwargs["attempt_id"])
+            if request.method in WAITING_PAGES.get(match.url_name, ()):
+                return self._wait(request)
         except DatabaseError:
             return None  # the view meets the same error, and the 503 page explains it
+        return None
+
+    def _wait(self, request):
+        if not request.user.is_authenticated:
+            return None
+        mock = running_mock(request.user)
         if mock is None or is_over(mock, timezone.now()):
             return None
         template = "practice/practice.html" + ("#card" if request.htmx else "")
         return render(request, template, {"state": "mock", "mock": mock})
+
+    def _hide_attempt(self, request, attempt_id):
+        if not request.user.is_authenticated:
+            return None
+        problem_id = (
+            Attempt.objects.filter(pk=attempt_id, user=request.user)
+            .values_list("version__scenario__problem_id", flat=True)
+            .first()
+        )
+        if problem_id is None:
+            return None  # not theirs: the view answers 404
+        mock = integrity.running_mock_covering(request.user, [problem_id], timezone.now())
+        return integrity.hidden_response(request, mock) if mock is not None else None

@@ -741,13 +741,13 @@ def rubric_from_post(post):
     for name, value in post.items():
         prefix, _, rest = name.partition("-")
         position, _, key = rest.partition("-")
-        if prefix != "rubric" or not position.isdigit():
+        if prefix != "rubric":
             continue
-        try:
-            level = int(value)
+        try:  # int() refuses "²" (which isdigit() accepts) and more than 4,300 digits
+            position, level = int(position), int(value)
         except ValueError:
             continue
-        marks.setdefault(int(position), {})[key] = level
+        marks.setdefault(position, {})[key] = level
     return marks
 
 

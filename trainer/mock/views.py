@@ -9,7 +9,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from problems.variants import mark_regrade_seen
 from trainer.accounts import ratelimit
-from trainer.mock import services
+from trainer.mock import integrity, services
 from trainer.mock.models import Mock
 from trainer.practice.services import get_profile
 
@@ -58,14 +58,12 @@ def index(request):
 @require_POST
 def start(request):
     now = timezone.now()
-    page = request.POST.get("page")
     try:
-        mock, created = services.start(
-            request.user,
-            request.POST.get("format", ""),
-            now,
-            page=int(page) if page and page.isdigit() else None,
-        )
+        page = int(request.POST.get("page", ""))
+    except ValueError:  # absent, or not a number ("²" passes isdigit() but not int())
+        page = None
+    try:
+        mock, created = services.start(request.user, request.POST.get("format", ""), now, page=page)
     except services.MockError as error:
         messages.error(request, str(error))
         return redirect("mock")
@@ -183,6 +181,9 @@ def report(request, mock_id):
     mock = services.end_if_due(_get_mock_for_user(request.user, mock_id), now)
     if mock.ended_at is None:
         return redirect("mock-detail", mock.pk)
+    problem_ids = mock.items.values_list("problem_id", flat=True)
+    if running := integrity.running_mock_covering(request.user, problem_ids, now):
+        return integrity.hidden_response(request, running)
     context = services.report(mock)
     context.update(capstone=Mock.Format.CAPSTONE)
     return render(request, "mock/report.html", context)
@@ -198,6 +199,9 @@ def solution(request, mock_id, position):
     context = services.solution_context(mock, position)
     if context is None:
         raise Http404("no such problem in this mock")
+    problem_id = context["attempt"].version.scenario.problem_id
+    if running := integrity.running_mock_covering(request.user, [problem_id], now):
+        return integrity.hidden_response(request, running)
     mark_regrade_seen(context["attempt"])
     return render(request, "mock/solution.html", context)
 

@@ -1,6 +1,10 @@
+from datetime import timedelta
+
 from django import forms
+from django.utils import timezone
 
 from trainer.practice.models import LearnerProfile
+from trainer.srs.interview import MAX_DAYS_AHEAD
 
 
 class ProfileForm(forms.ModelForm):
@@ -34,4 +38,15 @@ class ProfileForm(forms.ModelForm):
         value = self.cleaned_data["daily_review_cap"]
         if not 1 <= value <= 500:
             raise forms.ValidationError("Choose between 1 and 500 reviews a day.")
+        return value
+
+    def clean_interview_date(self):
+        value = self.cleaned_data["interview_date"]
+        # A day of slack either way: the learner's today may differ from the server's.
+        latest = timezone.localdate() + timedelta(days=MAX_DAYS_AHEAD - 1)
+        if value is not None and value > latest:
+            raise forms.ValidationError(
+                f"Choose an interview date within {MAX_DAYS_AHEAD // 366} years from today "
+                f"(by {latest:%d %B %Y}), or leave it empty."
+            )
         return value

@@ -26,6 +26,7 @@ from trainer.srs import (
     learner_day,
     make_scheduler,
     plan_card,
+    plans_for,
     queue_card,
     review_quality,
 )
@@ -377,7 +378,7 @@ def _reschedule(card, profile, scheduler, state_before, review, *, first, lapses
 def _due_with_interview(card, profile, scheduler, outcome, review):
     """The due instant: the scheduler's, or interview mode's when an interview is coming."""
     today = learner_day(review.reviewed_at, profile.tz)
-    if profile.interview_date is None or profile.interview_date <= today:
+    if not plans_for(profile.interview_date, today):
         return outcome.due
     history = [
         ReviewRecord(quality, reviewed_at)

@@ -13,6 +13,7 @@ from trainer.srs.interview import (
     forecast_reviews,
     plan_card,
     plan_interview,
+    plans_for,
     successful_streak,
 )
 from trainer.srs.quality import SelfRating, review_quality
@@ -45,6 +46,7 @@ __all__ = [
     "next_day_start",
     "plan_card",
     "plan_interview",
+    "plans_for",
     "queue_card",
     "require_utc",
     "review_quality",

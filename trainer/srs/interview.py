@@ -45,6 +45,19 @@ DEFAULT_TARGET_RECALL = 0.95
 PLANNING_QUALITY = 4
 """Simulated reviews pass with q = 4 (FSRS Good): no same-day re-drill, no change of ease."""
 MAX_SAME_DAY_STEPS = 32
+MAX_DAYS_AHEAD = 2 * 366
+"""Interview mode plans for an interview at most this many days away (the settings form refuses
+a later date); a date stored further away is ignored rather than planned towards, since planning
+towards the year 9990 would run the schedulers' due days past the calendar's end."""
+
+
+def plans_for(interview_day: date | None, today: date) -> bool:
+    """Whether interview mode plans towards ``interview_day`` (it is coming, and near enough)."""
+    return interview_day is not None and today < interview_day <= today + timedelta(
+        days=MAX_DAYS_AHEAD
+    )
+
+
 """Bound on simulated same-day steps (FSRS learning steps); py-fsrs defaults need 1."""
 
 

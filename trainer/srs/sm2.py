@@ -69,6 +69,10 @@ SETTLED_QUALITY = 4
 """q >= 4 ends the day's re-drills; q < 4 brings the card back the same day."""
 RECALL_AT_INTERVAL = 0.9
 """Assumed recall at the end of an SM-2 interval (see ``sm2_recall``)."""
+MAXIMUM_INTERVAL_DAYS = 36500
+"""The longest interval [days], as FSRS's default maximum: SM-2 itself has none, and I(n)
+grows geometrically, so without one a long run of good reviews (or interview mode planning
+towards a far date) would push a due day past the calendar's end (year 9999)."""
 
 
 @dataclass(frozen=True)
@@ -156,14 +160,15 @@ def next_easiness_hundredths(easiness_hundredths: int, quality: int) -> int:
 
 
 def interval_days(repetitions: int, previous_interval_days: int, easiness_hundredths: int) -> int:
-    """I(n) [days]: 1, 6, then ceil(I(n-1) * EF), in integers so nothing drifts."""
+    """I(n) [days]: 1, 6, then ceil(I(n-1) * EF), in integers so nothing drifts, at most
+    ``MAXIMUM_INTERVAL_DAYS``."""
     if repetitions < 1:
         raise ValueError(f"repetitions start at 1, got {repetitions}")
     if repetitions == 1:
         return 1
     if repetitions == 2:
         return 6
-    return -(-previous_interval_days * easiness_hundredths // 100)
+    return min(-(-previous_interval_days * easiness_hundredths // 100), MAXIMUM_INTERVAL_DAYS)
 
 
 def sm2_step(state: Sm2State, quality: int, review_day: date) -> Sm2State:

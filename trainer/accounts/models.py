@@ -1,0 +1,16 @@
+from django.db import models
+
+
+class RateCount(models.Model):
+    """Events of one kind by one identity in the current window (see `trainer.accounts.ratelimit`).
+
+    In the database rather than the cache so that every worker process shares the count with or
+    without Redis; a counter is one row, incremented by one statement.
+    """
+
+    key = models.CharField(max_length=200, unique=True)  # "scope:identity"
+    count = models.PositiveIntegerField(default=0)
+    expires_at = models.DateTimeField()  # the end of the window `count` belongs to
+
+    def __str__(self):
+        return f"{self.key}: {self.count}"
