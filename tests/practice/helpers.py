@@ -19,3 +19,17 @@ def right_answers(attempt):
 def wrong_answers(attempt):
     variant = variant_of(attempt.version, attempt.seed)
     return {f"part-{part.key}": f"{variant.answer(part.key) * 3:.6g}" for part in variant.parts}
+
+
+def review_on_screen(client):
+    """The id of the graded answer /practice/ shows for rating, or None."""
+    html = client.get("/practice/").content.decode()
+    found = re.search(r"/practice/reviews/(\d+)/rate/", html)
+    return int(found.group(1)) if found else None
+
+
+def move_on(client):
+    """Press "Next card" on the graded answer on screen: it keeps its automatic grade."""
+    review_id = review_on_screen(client)
+    assert review_id is not None, "no graded answer on screen"
+    client.post(f"/practice/reviews/{review_id}/rate/", {"rating": ""})

@@ -87,6 +87,28 @@ MATRIX = {
         own(302),
         data={"rating": "2"},
     ),
+    "practice/reviews/<int:review_id>/undo/": Row(
+        lambda w: f"/practice/reviews/{w.review_id}/undo/", logged_in(405), own(302)
+    ),
+    "practice/attempts/<int:attempt_id>/report/": Row(
+        lambda w: f"/practice/attempts/{w.attempt.pk}/report/",
+        logged_in(405),
+        own(302),
+        data={"message": "The key looks wrong."},
+    ),
+    "practice/problems/<int:number>/": Row(
+        fixed("/practice/problems/3/"), logged_in(200), logged_in(405)
+    ),
+    # The learner's mock is running: another variant waits until it ends.
+    "practice/problems/<int:number>/another/": Row(
+        fixed("/practice/problems/3/another/"), logged_in(405), (LOGIN, 200, 302, 302)
+    ),
+    "practice/problems/<int:number>/hold/": Row(
+        fixed("/practice/problems/3/hold/"),
+        logged_in(405),
+        logged_in(302),
+        data={"action": "bury"},
+    ),
     # The plan.
     "plan/": Row(fixed("/plan/"), logged_in(200), logged_in(405)),
     "plan/start/": Row(fixed("/plan/start/"), logged_in(405), logged_in(302)),
@@ -179,6 +201,10 @@ MATRIX = {
     ),
     "author/regrades/<int:regrade_id>/": Row(
         lambda w: f"/author/regrades/{w.regrade.pk}/", author(200), author(405)
+    ),
+    "author/reports/": Row(fixed("/author/reports/"), author(200), author(405)),
+    "author/reports/<int:report_id>/resolve/": Row(
+        lambda w: f"/author/reports/{w.report.pk}/resolve/", author(405), author(302)
     ),
     "author/check/": Row(fixed("/author/check/"), author(405), author(200)),
     "author/reference/": Row(fixed("/author/reference/"), author(200), author(405)),

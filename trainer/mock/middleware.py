@@ -7,7 +7,11 @@ from trainer.mock.services import is_over, running_mock
 # Practice shows worked solutions: while a mock interview runs, the same problem's solution would
 # be one tab away. These pages wait until the mock is over.
 # Other methods go on to the view, which refuses them as usual.
-WAITING_PAGES = {"practice": ("GET", "HEAD"), "practice-answer": ("POST",)}
+WAITING_PAGES = {
+    "practice": ("GET", "HEAD"),
+    "practice-answer": ("POST",),
+    "practice-another": ("POST",),
+}
 
 
 class MockInProgressMiddleware:
