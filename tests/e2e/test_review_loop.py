@@ -56,8 +56,13 @@ def _answer(page, answers):
 
 
 def _wrong(attempt):
+    """Every part wrong: 3, 5, 7… times its key, so no later part comes out right by carrying an
+    earlier error forward."""
     variant = attempt_variant(attempt)
-    return {part.key: f"{variant.answer(part.key) * 3:.6g}" for part in variant.parts}
+    return {
+        part.key: f"{variant.answer(part.key) * (3 + 2 * index):.6g}"
+        for index, part in enumerate(variant.parts)
+    }
 
 
 def _button(page, label):

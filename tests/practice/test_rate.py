@@ -189,11 +189,9 @@ def test_it_shows_each_buttons_interval_with_sm2(practising, carded):
 def test_it_shows_each_buttons_interval_with_fsrs(practising, carded):
     _use_scheduler(carded, "fsrs")
     attempt = open_attempt_of(practising)
-    html = practising.post(
-        f"/practice/attempts/{attempt.pk}/answer/", wrong_answers(attempt)
-    ).content.decode()
-    intervals, default = _buttons(html)
-    assert intervals["Again"] == "1 min"  # FSRS's first learning step
+    html = practising.post(f"/practice/attempts/{attempt.pk}/answer/", {}).content.decode()
+    intervals, default = _buttons(html)  # nothing answered: quality 0
+    assert intervals["Again"] == intervals["Good"] == "1 min"  # FSRS's first learning step
     assert default == ["Again"]
     assert 'value="4" data-key="4"\n            class="secondary"\n            disabled' in html
 

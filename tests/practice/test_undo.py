@@ -4,6 +4,7 @@ review log says, and the graded answer is shown again for rating."""
 import threading
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from tests.mock.helpers import add_problem
@@ -137,6 +138,8 @@ def test_it_applies_concurrent_undos_once(loaded_bank, django_user_model):
             services.undo(user, review.pk, timezone.now())
         except Exception as error:  # reported below
             errors.append(error)
+        finally:
+            connection.close()  # this thread's own connection
 
     threads = [threading.Thread(target=undo) for _ in range(4)]
     for thread in threads:

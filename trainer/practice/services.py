@@ -171,9 +171,7 @@ def _latest_reviews(user, count=2):
     return list(
         Review.objects.filter(user=user)
         .order_by("-reviewed_at", "-id")
-        .only("id", "card_id", "attempt_id", "kind", "self_rating", "quality", "reviewed_at")[
-            :count
-        ]
+        .only("id", "card_id", "attempt_id", "kind")[:count]
     )
 
 
@@ -506,8 +504,8 @@ def _parse_rating(rating):
 
 def _own_review_for_update(user, review_id):
     review = (
-        Review.objects.select_for_update()
-        .select_related("card__problem", "attempt")
+        Review.objects.select_for_update(of=("self",))
+        .select_related("card__problem")
         .filter(pk=review_id, user=user)
         .first()
     )
