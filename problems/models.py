@@ -151,6 +151,8 @@ class Attempt(models.Model):
     class Purpose(models.TextChoices):
         PRACTICE = "practice"
         MOCK = "mock"
+        # "Another variant": graded and shown like practice, but never a review of the schedule.
+        FREE = "free", "Another variant"
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="attempts"
@@ -213,6 +215,36 @@ class PartAnswer(models.Model):
 
     def __str__(self):
         return f"{self.part_key}: {self.status}"
+
+
+class VariantReport(models.Model):
+    """A learner's report that something is wrong with the variant they answered (a key, a
+    number, the wording). Instructors read it with the attempt's seed and answers, so they can
+    preview that exact variant; the learner sees only their own reports, never the seed."""
+
+    class Status(models.TextChoices):
+        OPEN = "open"
+        RESOLVED = "resolved"
+
+    MAX_MESSAGE = 1000
+
+    # One report per attempt: a second one would be the same variant, the same answers.
+    attempt = models.OneToOneField(Attempt, on_delete=models.CASCADE, related_name="report")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    message = models.TextField(max_length=MAX_MESSAGE)
+    status = models.CharField(max_length=10, choices=Status, default=Status.OPEN)
+    created_at = models.DateTimeField()
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["status", "created_at"])]
+
+    def __str__(self):
+        return f"report {self.pk} on attempt {self.attempt_id}: {self.status}"
 
 
 # Authoring: validation runs, the authoring log, regrades and statistics.

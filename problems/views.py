@@ -9,6 +9,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required, permission_required
+from django.core.paginator import Paginator
 from django.db.models import Count, OuterRef, Q, Subquery
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -17,7 +18,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from problems import authoring, background, budget, jobs, regrade, stats
+from problems import authoring, background, budget, jobs, regrade, reports, stats
 from problems.attempts import worked_solution
 from problems.engine import EngineError, draw_variant
 from problems.engine.budget import OutOfTime, deadline
@@ -36,6 +37,7 @@ from problems.models import (
     Scenario,
     ScenarioVersion,
     ValidationRun,
+    VariantReport,
 )
 from problems.variants import compiled_scenario, new_seed
 
@@ -43,6 +45,8 @@ AUTHOR = "problems.author_problems"
 STATISTICS = "problems.view_statistics"
 PREVIEW_VARIANTS = 3
 LOG_LINES = 50
+REPORTS_PAGE = 25
+PROBLEM_REPORTS = 20
 
 Status = ScenarioVersion.Status
 
@@ -129,11 +133,53 @@ def problem_detail(request, number):
         .select_related("actor", "scenario", "version")
         .order_by("-at", "-id")[:LOG_LINES]
     )
+    open_reports = (
+        reports.reports(VariantReport.Status.OPEN, problem)
+        .select_related("attempt__key_version")
+        .prefetch_related("attempt__answers")[:PROBLEM_REPORTS]
+    )
     return render(
         request,
         "author/problem.html",
-        {"problem": problem, "scenarios": scenarios, "log": log},
+        {"problem": problem, "scenarios": scenarios, "log": log, "reports": open_reports},
     )
+
+
+# Learners' reports of a wrong variant.
+
+
+@login_required
+@permission_required(AUTHOR, raise_exception=True)
+@require_GET
+def report_list(request):
+    status = request.GET.get("status", VariantReport.Status.OPEN)
+    if status not in VariantReport.Status.values:
+        status = None  # every report
+    found = (
+        reports.reports(status)
+        .select_related("attempt__key_version")
+        .prefetch_related("attempt__answers")
+    )
+    page = Paginator(found, REPORTS_PAGE).get_page(request.GET.get("page") or 1)
+    return render(
+        request,
+        "author/reports.html",
+        {"page": page, "reports": page.object_list, "status": status or "all"},
+    )
+
+
+@login_required
+@permission_required(AUTHOR, raise_exception=True)
+@require_POST
+def report_resolve(request, report_id):
+    report = get_object_or_404(
+        VariantReport.objects.select_related("attempt__version__scenario__problem"), pk=report_id
+    )
+    if reports.resolve(report.pk, request.user, timezone.now()):
+        messages.success(request, f"Report {report.pk} marked resolved.")
+    if request.POST.get("back") == "problem":
+        return redirect("author-problem", report.attempt.version.scenario.problem.number)
+    return redirect("author-reports")
 
 
 # Problems.

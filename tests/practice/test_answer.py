@@ -10,6 +10,7 @@ from problems.models import PartAnswer
 from problems.variants import variant_of
 from tests.practice.helpers import (
     fold_problem_texts,
+    move_on,
     open_attempt_of,
     right_answers,
     wrong_answers,
@@ -169,6 +170,7 @@ def test_it_brings_a_failed_card_back_today_with_a_new_variant(practising):
     _post(practising, attempt, wrong_answers(attempt))
     card = Card.objects.get()
     assert card.redrill_until is not None
+    move_on(practising)
     again = open_attempt_of(practising)
     assert again.pk != attempt.pk
     assert again.seed != attempt.seed
@@ -216,7 +218,9 @@ def test_it_submits_in_the_same_number_of_queries_with_1_and_1000_reviews(practi
 
     def count():
         past = timezone.now() - timedelta(days=1)
-        Card.objects.update(due_at=past, redrill_until=None, last_reviewed_at=past)
+        Card.objects.update(
+            due_at=past, redrill_until=None, last_reviewed_at=past, open_attempt=None
+        )
         attempt = open_attempt_of(practising)
         with CaptureQueriesContext(connection) as queries:
             assert _post(practising, attempt, right_answers(attempt)).status_code == 200

@@ -52,10 +52,11 @@ def test_it_renders_only_the_card_for_htmx(practising):
 
 
 def test_it_says_when_the_next_card_is_due(practising):
-    from tests.practice.helpers import right_answers
+    from tests.practice.helpers import move_on, right_answers
 
     attempt = open_attempt_of(practising)
     practising.post(f"/practice/attempts/{attempt.pk}/answer/", right_answers(attempt))
+    move_on(practising)
     html = practising.get("/practice/").content.decode()
     assert "Nothing due right now" in html
     assert "Your next card is due" in html
@@ -98,3 +99,65 @@ def test_it_reads_the_cards_without_the_problems_long_texts(practising, carded):
     cards = [q["sql"] for q in queries.captured_queries if 'FROM "practice_card"' in q["sql"]]
     assert cards and all('"problems_problem"."number"' in sql for sql in cards)
     assert not any('"problems_problem"."model_answer"' in sql for sql in cards)
+
+
+def test_it_keeps_a_graded_card_on_reload_until_it_is_rated(practising):
+    from tests.practice.helpers import wrong_answers
+
+    attempt = open_attempt_of(practising)
+    practising.post(f"/practice/attempts/{attempt.pk}/answer/", wrong_answers(attempt))
+    for _ in range(2):
+        html = practising.get("/practice/").content.decode()
+        assert 'class="verdict incorrect"' in html
+        assert "/rate/" in html and "data-default" in html
+        assert "/answer/" not in html  # not the re-drill's question yet
+    review = attempt.review
+    practising.post(f"/practice/reviews/{review.pk}/rate/", {"rating": "1"})
+    html = practising.get("/practice/").content.decode()
+    assert "/answer/" in html and "/rate/" not in html
+
+
+def test_it_keeps_only_the_latest_graded_card_waiting(practising, carded, bank_dir):
+    from django.utils import timezone
+
+    from tests.mock.helpers import add_problem
+    from trainer.practice import services
+    from trainer.practice.models import Card
+
+    add_problem(bank_dir, 1, page=1)
+    services.introduce_all(carded, timezone.now())
+    first = open_attempt_of(practising)
+    practising.post(f"/practice/attempts/{first.pk}/answer/", right_answers(first))
+    # Another tab still shows the other card's question, drawn before.
+    other = Card.objects.exclude(problem=first.version.scenario.problem).get()
+    second = services.open_attempt(other, timezone.now())
+    practising.post(f"/practice/attempts/{second.pk}/answer/", right_answers(second))
+    waiting = Card.objects.filter(open_attempt__submitted_at__isnull=False)
+    assert list(waiting.values_list("open_attempt", flat=True)) == [second.pk]
+
+
+def test_it_shows_a_graded_card_in_the_same_number_of_queries_with_1_and_1000_reviews(
+    practising, carded
+):
+    from tests.practice.factories import add_history
+
+    attempt = open_attempt_of(practising)
+    practising.post(f"/practice/attempts/{attempt.pk}/answer/", right_answers(attempt))
+
+    def count():
+        practising.get("/practice/")
+        with CaptureQueriesContext(connection) as queries:
+            html = practising.get("/practice/").content.decode()
+        assert "/rate/" in html
+        return len(queries)
+
+    add_history(carded, 1)
+    with_one = count()
+    add_history(carded, 999)
+    assert count() == with_one
+
+
+def test_it_offers_bury_and_suspend_on_the_question(practising):
+    html = practising.get("/practice/").content.decode()
+    assert 'value="bury"' in html and 'value="suspend"' in html
+    assert "data-answer-form" in html and "data-blank-warning" in html

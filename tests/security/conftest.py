@@ -5,7 +5,14 @@ import pytest
 from django.utils import timezone
 
 from problems import authoring, variants
-from problems.models import Attempt, Regrade, Scenario, ScenarioVersion, ValidationRun
+from problems.models import (
+    Attempt,
+    Regrade,
+    Scenario,
+    ScenarioVersion,
+    ValidationRun,
+    VariantReport,
+)
 from tests.author.conftest import example_scenario
 from tests.practice.helpers import right_answers
 from trainer.mock import services as mock_services
@@ -40,6 +47,7 @@ class World:
     regrade: Regrade
     learner_id: int
     group_id: int
+    report: VariantReport
 
 
 @pytest.fixture
@@ -97,4 +105,7 @@ def world(loaded_bank, learner, other_learner, instructor):
         regrade=regrade,
         learner_id=learner.pk,
         group_id=instructor.groups.get().pk,
+        report=VariantReport.objects.create(
+            attempt=attempt, user=learner, message="The key looks wrong.", created_at=now
+        ),
     )

@@ -83,11 +83,36 @@ MATRIX = {
         own(200),
         data={"part-kv_per_token": "320 KiB"},
     ),
+    # Rating shows the next question and undoing shows the graded answer again: both wait
+    # while the learner's mock runs (the owner gets the waiting page; others, as ever, a 404).
     "practice/reviews/<int:review_id>/rate/": Row(
         lambda w: f"/practice/reviews/{w.review_id}/rate/",
         logged_in(405),
-        own(302),
+        own(200),
         data={"rating": "2"},
+    ),
+    "practice/reviews/<int:review_id>/undo/": Row(
+        lambda w: f"/practice/reviews/{w.review_id}/undo/", logged_in(405), own(200)
+    ),
+    "practice/attempts/<int:attempt_id>/report/": Row(
+        lambda w: f"/practice/attempts/{w.attempt.pk}/report/",
+        logged_in(405),
+        own(302),
+        data={"message": "The key looks wrong."},
+    ),
+    # The learner's running mock asks problem 3: its history (keys and solutions) waits.
+    "practice/problems/<int:number>/": Row(
+        fixed("/practice/problems/3/"), (LOGIN, 403, 200, 200), logged_in(405)
+    ),
+    # The learner's mock is running: another variant waits until it ends.
+    "practice/problems/<int:number>/another/": Row(
+        fixed("/practice/problems/3/another/"), logged_in(405), (LOGIN, 200, 302, 302)
+    ),
+    "practice/problems/<int:number>/hold/": Row(
+        fixed("/practice/problems/3/hold/"),
+        logged_in(405),
+        logged_in(302),
+        data={"action": "bury"},
     ),
     # The plan.
     "plan/": Row(fixed("/plan/"), logged_in(200), logged_in(405)),
@@ -182,6 +207,10 @@ MATRIX = {
     ),
     "author/regrades/<int:regrade_id>/": Row(
         lambda w: f"/author/regrades/{w.regrade.pk}/", author(200), author(405)
+    ),
+    "author/reports/": Row(fixed("/author/reports/"), author(200), author(405)),
+    "author/reports/<int:report_id>/resolve/": Row(
+        lambda w: f"/author/reports/{w.report.pk}/resolve/", author(405), author(302)
     ),
     "author/check/": Row(fixed("/author/check/"), author(405), author(200)),
     "author/reference/": Row(fixed("/author/reference/"), author(200), author(405)),

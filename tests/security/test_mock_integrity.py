@@ -12,6 +12,7 @@ pytestmark = pytest.mark.django_db
 def _guarded_pages(world):
     return [
         f"/practice/attempts/{world.attempt.pk}/",
+        f"/practice/problems/{world.attempt.version.scenario.problem.number}/",
         f"/mock/{world.ended_mock.pk}/report/",
         f"/mock/{world.ended_mock.pk}/report/1/",
     ]
@@ -32,3 +33,10 @@ def test_it_shows_them_again_when_the_mock_ends(client, world, learner):
     client.force_login(learner)
     for url in _guarded_pages(world):
         assert client.get(url).status_code == 200, url
+
+
+def test_undoing_a_rating_waits_too(client, world, learner):
+    """Undo shows the graded answer (its worked solution) again: it waits for the mock's end."""
+    client.force_login(learner)
+    page = client.post(f"/practice/reviews/{world.review_id}/undo/").content.decode()
+    assert "mock interview" in page and "Worked solution" not in page

@@ -5,7 +5,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from trainer.srs.fsrs_scheduler import RATING_FOR_QUALITY
-from trainer.srs.quality import SELF_RATING_CAP, SelfRating, review_quality
+from trainer.srs.quality import (
+    SELF_RATING_CAP,
+    SelfRating,
+    default_rating,
+    rated_quality,
+    review_quality,
+)
 
 EXPECTED = 100.0  # [s]
 
@@ -21,6 +27,13 @@ EXPECTED = 100.0  # [s]
         (1.0, False, 60, SelfRating.HARD, 3),
         (1.0, False, 60, SelfRating.AGAIN, 2),
         (1.0, False, 60, SelfRating.EASY, 5),
+        (1.0, False, 60, SelfRating.GOOD, 5),  # Good after a perfect answer costs nothing
+        (1.0, False, 150, SelfRating.GOOD, 4),  # Good keeps the automatic grade
+        (1.0, False, 150, SelfRating.EASY, 5),  # Easy takes back the time mark-down
+        (1.0, False, 900, SelfRating.EASY, 5),
+        (1.0, True, 60, SelfRating.EASY, 2),  # a blank part is never Easy
+        (2 / 3, False, 60, SelfRating.EASY, 3),  # nor a wrong part: it is re-drilled today
+        (2 / 3, False, 60, SelfRating.AGAIN, 2),
         (2 / 3, False, 60, None, 3),  # two of three parts
         (2 / 3, False, 900, None, 3),  # slowness never fails a passing answer
         (2 / 3, True, 60, None, 2),  # two right, one blank
@@ -100,12 +113,48 @@ def test_slower_never_raises_quality(score, incomplete, time_a, time_b, rating):
     )
 
 
-@given(scores, st.booleans(), times, st.sampled_from(SelfRating))
-def test_self_rating_never_raises_quality(score, incomplete, time_taken, rating):
+@given(scores, st.booleans(), times)
+def test_good_keeps_the_automatic_quality(score, incomplete, time_taken):
+    common = {"incomplete": incomplete, "time_taken": time_taken, "expected_time": EXPECTED}
+    assert review_quality(score, self_rating=SelfRating.GOOD, **common) == review_quality(
+        score, **common
+    )
+
+
+@given(scores, st.booleans(), times, st.sampled_from([SelfRating.AGAIN, SelfRating.HARD]))
+def test_again_and_hard_never_raise_quality(score, incomplete, time_taken, rating):
     common = {"incomplete": incomplete, "time_taken": time_taken, "expected_time": EXPECTED}
     rated = review_quality(score, self_rating=rating, **common)
-    assert rated <= review_quality(score, **common)
-    assert 0 <= rated <= 5
+    assert 0 <= rated <= min(review_quality(score, **common), SELF_RATING_CAP[rating])
+
+
+@given(scores, st.booleans(), times)
+def test_easy_lifts_only_a_fully_correct_answer(score, incomplete, time_taken):
+    common = {"incomplete": incomplete, "time_taken": time_taken, "expected_time": EXPECTED}
+    automatic = review_quality(score, **common)
+    easy = review_quality(score, self_rating=SelfRating.EASY, **common)
+    if score >= 1 - 1e-9 and not incomplete:
+        assert easy == 5
+    else:
+        assert easy == automatic
+
+
+@given(st.integers(0, 5), st.booleans())
+def test_the_default_button_gives_the_automatic_quality(automatic, fully_correct):
+    rating = default_rating(automatic)
+    assert rated_quality(automatic, rating, fully_correct=fully_correct) == automatic
+    assert rated_quality(automatic, SelfRating.GOOD, fully_correct=fully_correct) == automatic
+
+
+def test_the_default_button_names_the_automatic_grade():
+    assert [default_rating(quality) for quality in range(6)] == [
+        SelfRating.AGAIN,
+        SelfRating.AGAIN,
+        SelfRating.AGAIN,
+        SelfRating.HARD,
+        SelfRating.GOOD,
+        SelfRating.GOOD,
+    ]
 
 
 @given(scores, st.booleans(), times, ratings)

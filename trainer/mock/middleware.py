@@ -2,17 +2,25 @@ from django.db import DatabaseError
 from django.shortcuts import render
 from django.utils import timezone
 
-from problems.models import Attempt
+from problems.models import Attempt, Problem
 from trainer.mock import integrity
 from trainer.mock.services import is_over, running_mock
 
 # Practice shows worked solutions: while a mock interview runs, the same problem's solution would
 # be one tab away. These pages wait until the mock is over; other methods go on to the view,
 # which refuses them as usual.
-WAITING_PAGES = {"practice": ("GET", "HEAD"), "practice-answer": ("POST",)}
-# An earlier attempt's page shows its worked solution and key: hidden while a mock asks its
-# problem (the mock's own report and solution pages check this themselves).
+WAITING_PAGES = {
+    "practice": ("GET", "HEAD"),
+    "practice-answer": ("POST",),
+    "practice-another": ("POST",),
+    # Rating shows the next question; undoing a rating shows the graded answer again.
+    "practice-rate": ("POST",),
+    "practice-undo": ("POST",),
+}
+# An earlier attempt's page and a problem's history show worked solutions and keys: hidden while
+# a mock asks that problem (the mock's own report and solution pages check this themselves).
 ATTEMPT_PAGE = "attempt"
+HISTORY_PAGE = "practice-problem"
 
 
 class MockInProgressMiddleware:
@@ -33,6 +41,8 @@ class MockInProgressMiddleware:
         try:
             if match.url_name == ATTEMPT_PAGE and request.method in ("GET", "HEAD"):
                 return self._hide_attempt(request, view_kwargs["attempt_id"])
+            if match.url_name == HISTORY_PAGE and request.method in ("GET", "HEAD"):
+                return self._hide_history(request, view_kwargs["number"])
             if request.method in WAITING_PAGES.get(match.url_name, ()):
                 return self._wait(request)
         except DatabaseError:
@@ -47,6 +57,15 @@ class MockInProgressMiddleware:
             return None
         template = "practice/practice.html" + ("#card" if request.htmx else "")
         return render(request, template, {"state": "mock", "mock": mock})
+
+    def _hide_history(self, request, number):
+        if not request.user.is_authenticated:
+            return None
+        problem_id = Problem.objects.filter(number=number).values_list("pk", flat=True).first()
+        if problem_id is None:
+            return None  # the view answers 404
+        mock = integrity.running_mock_covering(request.user, [problem_id], timezone.now())
+        return integrity.hidden_response(request, mock) if mock is not None else None
 
     def _hide_attempt(self, request, attempt_id):
         if not request.user.is_authenticated:

@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 
 from problems.models import Attempt, Problem
-from trainer.srs import SCHEDULER_NAMES
+from trainer.srs import SCHEDULER_NAMES, SelfRating
 
 
 def validate_timezone(value):
@@ -64,9 +64,14 @@ class Card(models.Model):
     reviews_count = models.PositiveIntegerField(default=0)
     lapses = models.PositiveIntegerField(default=0)
     # The variant in front of the learner: a reload shows it again rather than drawing anew.
+    # Once submitted it stays here until the learner rates it or moves on, so a reload shows
+    # the graded answer with its rating buttons rather than losing it.
     open_attempt = models.ForeignKey(
         Attempt, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    # Anki's suspend (out of the queue until unsuspended) and bury (until the learner's next day).
+    suspended = models.BooleanField(default=False)
+    buried_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -111,3 +116,8 @@ class Review(models.Model):
 
     def __str__(self):
         return f"review {self.pk} q{self.quality}"
+
+    @property
+    def rating_name(self):
+        """The button the learner pressed ("Good"), or "" when they did not rate."""
+        return SelfRating(self.self_rating).name.capitalize() if self.self_rating else ""

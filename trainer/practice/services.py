@@ -8,13 +8,14 @@ tabs, a double click) finds it already submitted and applies nothing.
 import random
 from dataclasses import dataclass, field
 
+from django.core.paginator import Paginator
 from django.db import transaction
 from django.db.models import Count, Q
 
 from problems import attempts
 from problems.engine import EngineError
 from problems.models import Attempt, Problem, ScenarioVersion
-from problems.variants import new_seed
+from problems.variants import attempt_variant, new_seed
 from trainer.curriculum import load_curriculum
 from trainer.practice.models import Card, LearnerProfile, Review
 from trainer.srs import (
@@ -23,11 +24,16 @@ from trainer.srs import (
     SelfRating,
     build_queue,
     day_start,
+    default_rating,
+    easy_allowed,
+    interval_text,
     learner_day,
     make_scheduler,
+    next_day_start,
     plan_card,
     plans_for,
     queue_card,
+    rated_quality,
     review_quality,
 )
 
@@ -98,7 +104,8 @@ def introduce(user, numbers, now):
 
 def practice_now(user, number, now):
     """Open a question of problem `number` now, whatever the schedule says (the learner chose
-    it): the card is created if needed, and practice shows this question next."""
+    it): the card is created if needed, and practice shows this question next (a graded answer
+    still waiting for its rating is left as it was rated: by the automatic grade)."""
     introduce(user, [number], now)
     card = (
         Card.objects.filter(user=user, problem__number=number)
@@ -107,6 +114,7 @@ def practice_now(user, number, now):
     )
     if card is None:
         raise PracticeError(f"Problem {number} is not in the bank yet, so it cannot be practised.")
+    _settle_pending(user)
     open_attempt(card, now)
     return card
 
@@ -142,7 +150,11 @@ def learner_cards(user):
 
 @dataclass
 class PracticeQueue:
-    """What the practice page needs: the card to show, and the day's numbers."""
+    """What the practice page needs: the card to show, and the day's numbers.
+
+    `card` is the card on screen: a graded answer waiting for its rating (its `open_attempt` is
+    submitted), else a question already drawn, else the queue's first card. `undo` is the
+    learner's latest review when it can be undone (see `undo`), else None."""
 
     card: Card | None
     due_total: int
@@ -151,6 +163,25 @@ class PracticeQueue:
     next_at: object
     done_today: int
     cards_total: int
+    undo: Review | None = None
+
+
+def _latest_reviews(user, count=2):
+    """The learner's latest reviews, newest first: what the queue needs so a card does not come
+    back three times in a row, and what Undo would take back."""
+    return list(
+        Review.objects.filter(user=user)
+        .order_by("-reviewed_at", "-id")
+        .only("id", "card_id", "attempt_id", "kind")[:count]
+    )
+
+
+def _undoable(review, cards_by_id):
+    """The latest review can be undone: a practice review, already rated or moved on from."""
+    if review is None or review.kind == Review.Kind.MOCK or review.attempt_id is None:
+        return False
+    card = cards_by_id.get(review.card_id)
+    return card is not None and card.open_attempt_id != review.attempt_id
 
 
 def practice_queue(user, profile, now, cards=None):
@@ -163,6 +194,8 @@ def practice_queue(user, profile, now, cards=None):
         due=Count("id", filter=Q(kind=Review.Kind.DUE)),
         total=Count("id"),
     )
+    recent = _latest_reviews(user)
+    active = [card for card in cards if not card.suspended]
     queue = build_queue(
         [
             queue_card(
@@ -172,8 +205,10 @@ def practice_queue(user, profile, now, cards=None):
                 now,
                 due=card.due_at,
                 new_rank=card.rank,
+                last_reviewed_at=card.last_reviewed_at,
+                held_until=card.buried_until,
             )
-            for card in cards
+            for card in active
         ],
         now,
         learner_tz=profile.tz,
@@ -182,28 +217,35 @@ def practice_queue(user, profile, now, cards=None):
         review_cap=profile.daily_review_cap,
         reviews_done_today=counts["due"],
         order=profile.queue_order,
+        recent_keys=[review.card_id for review in recent],
     )
     by_id = {card.pk: card for card in cards}
-    # A question already on screen comes first, so a reload shows it again; that includes one
-    # the learner chose (practice_now) although the schedule did not ask for it yet.
-    open_cards = [
-        card
-        for card in cards
-        if card.open_attempt is not None and card.open_attempt.submitted_at is None
-    ]
-    if open_cards:
-        first = max(open_cards, key=lambda card: card.open_attempt.started_at)
-    else:
-        first = by_id[queue.keys[0]] if queue.keys else None
     return PracticeQueue(
-        card=first,
+        card=_card_on_screen(active) or (by_id[queue.keys[0]] if queue.keys else None),
         due_total=queue.due_total,
         new_left=len(queue.new_keys),
         redrills=len(queue.redrill_keys),
         next_at=queue.next_at,
         done_today=counts["total"],
         cards_total=len(cards),
+        undo=_with_card(recent[0], by_id) if recent and _undoable(recent[0], by_id) else None,
     )
+
+
+def _with_card(review, cards_by_id):
+    review.card = cards_by_id[review.card_id]  # loaded already, with its problem
+    return review
+
+
+def _card_on_screen(cards):
+    """A graded answer waiting for its rating comes first, then a question already drawn, so a
+    reload shows either again; that includes one the learner chose (practice_now) although the
+    schedule did not ask for it yet."""
+    graded = [card for card in cards if card.open_attempt and card.open_attempt.submitted_at]
+    if graded:
+        return max(graded, key=lambda card: card.open_attempt.submitted_at)
+    drawn = [card for card in cards if card.open_attempt is not None]
+    return max(drawn, key=lambda card: card.open_attempt.started_at) if drawn else None
 
 
 # Drawing a variant for a card.
@@ -274,7 +316,8 @@ class Submission:
 
 
 def submit(user, attempt_id, answers, now):
-    """Grade and record an attempt, then schedule its card. Idempotent per attempt."""
+    """Grade and record an attempt, then schedule its card (not for "another variant", which
+    never touches the schedule). Idempotent per attempt."""
     with transaction.atomic():
         attempt = (
             Attempt.objects.select_for_update()
@@ -282,7 +325,7 @@ def submit(user, attempt_id, answers, now):
             .filter(pk=attempt_id, user=user)
             .first()
         )
-        if attempt is None or attempt.purpose != Attempt.Purpose.PRACTICE:
+        if attempt is None or attempt.purpose not in PRACTISED:
             raise NotFound("This practice question does not exist.")
         if attempt.submitted_at is not None:
             return Submission(
@@ -297,6 +340,8 @@ def submit(user, attempt_id, answers, now):
         if graded.parse_errors:
             return Submission(attempt, parts=graded.parts, parse_errors=graded.parse_errors)
         attempts.save_grades(attempt, graded, submitted_at=now)
+        if attempt.purpose == Attempt.Purpose.FREE:
+            return Submission(attempt, parts=graded.parts)
         card = (
             Card.objects.select_for_update()
             .select_related("problem")
@@ -306,6 +351,7 @@ def submit(user, attempt_id, answers, now):
         review = None
         if card is not None:
             card.user = user  # its owner, as filtered: apply_review need not load it again
+            _settle_pending(user, keep=card.pk)
             review = apply_review(
                 card,
                 attempt,
@@ -315,8 +361,21 @@ def submit(user, attempt_id, answers, now):
                     (now - attempt.started_at).total_seconds(), attempts.MAX_ELAPSED_SECONDS
                 ),
                 now=now,
+                awaiting_rating=True,
             )
         return Submission(attempt, parts=graded.parts, review=review)
+
+
+PRACTISED = (Attempt.Purpose.PRACTICE, Attempt.Purpose.FREE)
+
+
+def _settle_pending(user, keep=None):
+    """Graded answers still waiting for a rating keep their automatic grade: the learner moved
+    on (answered another card, or chose one). At most one answer waits at a time."""
+    pending = Card.objects.filter(user=user, open_attempt__submitted_at__isnull=False)
+    if keep is not None:
+        pending = pending.exclude(pk=keep)
+    pending.update(open_attempt=None)
 
 
 def _kind_of(card, outcome_state_before, scheduler, now):
@@ -331,8 +390,13 @@ def _kind_of(card, outcome_state_before, scheduler, now):
     return Review.Kind.EXTRA
 
 
-def apply_review(card, attempt, score, *, incomplete, elapsed, now, kind=None):
-    """Record a review of `card` and move its schedule. The caller holds the transaction."""
+def apply_review(
+    card, attempt, score, *, incomplete, elapsed, now, kind=None, awaiting_rating=False
+):
+    """Record a review of `card` and move its schedule. The caller holds the transaction.
+
+    `awaiting_rating`: the graded attempt stays on the card (`open_attempt`) until the learner
+    rates it or moves on, so a reload of the practice page shows it again."""
     profile = get_profile(card.user)
     scheduler = scheduler_for(profile)
     state_before = scheduler.state_from_dict(card.state)
@@ -356,39 +420,70 @@ def apply_review(card, attempt, score, *, incomplete, elapsed, now, kind=None):
         state_before=card.state,
         scheduler=scheduler.name,
     )
-    lapses = int(quality < LAPSE_BELOW and review.kind != Review.Kind.REDRILL)
-    _reschedule(card, profile, scheduler, state_before, review, first=True, lapses=lapses)
+    _reschedule(
+        card,
+        profile,
+        scheduler,
+        state_before,
+        review,
+        first=True,
+        lapses=_is_lapse(review, quality),
+        on_screen=attempt if awaiting_rating else None,
+    )
     return review
 
 
-def _reschedule(card, profile, scheduler, state_before, review, *, first, lapses):
-    """Apply `review` to the card from `state_before`; `lapses` is how many lapses it adds."""
+def _is_lapse(review, quality):
+    """SM-2: a quality below 3 restarts the repetitions; a same-day re-drill is no new lapse."""
+    return int(quality < LAPSE_BELOW and review.kind != Review.Kind.REDRILL)
+
+
+def _reschedule(card, profile, scheduler, state_before, review, *, first, lapses, on_screen=None):
+    """Apply `review` to the card from `state_before`; `lapses` is how many lapses it adds (or,
+    negative, takes back); `on_screen` is the attempt the practice page shows for the card."""
     outcome = scheduler.review(state_before, review.quality, review.reviewed_at)
     card.state = outcome.state.to_dict()
-    card.due_at = _due_with_interview(card, profile, scheduler, outcome, review)
+    card.due_at = _due_with_interview(
+        profile, scheduler, outcome, review.reviewed_at, _history(card)
+    )
     card.redrill_until = outcome.redrill_until
     card.last_reviewed_at = review.reviewed_at
     if first:
         card.reviews_count += 1
     card.lapses += lapses
-    card.open_attempt = None
+    card.open_attempt = on_screen
     card.save()
 
 
-def _due_with_interview(card, profile, scheduler, outcome, review):
-    """The due instant: the scheduler's, or interview mode's when an interview is coming."""
-    today = learner_day(review.reviewed_at, profile.tz)
+def _review_log(card):
+    """The card's review log, [(review id, quality, reviewed_at)]; `card` may be an id."""
+    return list(Review.objects.filter(card=card).values_list("pk", "quality", "reviewed_at"))
+
+
+def _history(card):
+    """Reads the card's review log as the interview planner needs it, when it is called (only
+    interview mode needs it)."""
+    return lambda: _records(_review_log(card))
+
+
+def _records(log, review=None, quality=None):
+    """ReviewRecords of a review log; `quality` replaces that of `review` (what a rating button
+    would make of it)."""
+    return [
+        ReviewRecord(quality if review is not None and pk == review.pk else logged, reviewed_at)
+        for pk, logged, reviewed_at in log
+    ]
+
+
+def _due_with_interview(profile, scheduler, outcome, reviewed_at, history):
+    """The due instant: the scheduler's, or interview mode's when an interview is coming.
+    `history` reads the card's review log (only called in interview mode)."""
+    today = learner_day(reviewed_at, profile.tz)
     if not plans_for(profile.interview_date, today):
         return outcome.due
-    history = [
-        ReviewRecord(quality, reviewed_at)
-        for quality, reviewed_at in Review.objects.filter(card=card).values_list(
-            "quality", "reviewed_at"
-        )
-    ]
     plan = plan_card(
         scheduler,
-        InterviewCard(outcome.state, tuple(history)),
+        InterviewCard(outcome.state, tuple(history())),
         today=today,
         interview_day=profile.interview_date,
     )
@@ -398,53 +493,291 @@ def _due_with_interview(card, profile, scheduler, outcome, review):
     return planned if outcome.due is None else min(planned, outcome.due)
 
 
-def rate(user, review_id, rating, now):
-    """Apply the learner's self-rating to a review; it can only lower the quality."""
+# Rating, moving on, undoing.
+
+
+def _parse_rating(rating):
     try:
-        rating = SelfRating(int(rating))
+        return SelfRating(int(rating))
     except (TypeError, ValueError):
         raise PracticeError("Choose Again, Hard, Good or Easy.") from None
+
+
+def _own_review_for_update(user, review_id):
+    review = (
+        Review.objects.select_for_update(of=("self",))
+        .select_related("card__problem")
+        .filter(pk=review_id, user=user)
+        .first()
+    )
+    if review is None:
+        raise NotFound("This review does not exist.")
+    return review
+
+
+def awaiting_rating(review):
+    """The graded answer of `review` is still on screen for its rating."""
+    return review.attempt_id is not None and review.card.open_attempt_id == review.attempt_id
+
+
+def rate(user, review_id, rating, now):
+    """Apply the learner's rating to a graded answer waiting for one (the rules are in
+    trainer/srs/quality.py and the help page): Good keeps the automatic quality, Again and Hard
+    cap it, Easy lifts a fully correct answer to 5. A second rating (a double click, another
+    tab) changes nothing: Undo reopens an answer for rating."""
+    rating = _parse_rating(rating)
     with transaction.atomic():
-        review = (
-            Review.objects.select_for_update()
-            .select_related("card__problem")
-            .filter(pk=review_id, user=user)
-            .first()
-        )
-        if review is None:
-            raise NotFound("This review does not exist.")
-        if review.self_rating is not None:
-            return review
-        newer = Review.objects.filter(card=review.card, reviewed_at__gt=review.reviewed_at)
-        if newer.exists():
-            raise PracticeError("This card has been reviewed again since; rate the latest review.")
-        quality = review_quality(
-            review.score,
-            incomplete=review.incomplete,
-            time_taken=review.elapsed_seconds,
-            expected_time=review.card.problem.expected_minutes * 60,
-            self_rating=rating,
-        )
-        review.self_rating = int(rating)
-        changed = quality != review.quality
-        # A rating can only lower the quality, so it can turn a pass into a lapse, never back.
-        lapses = int(review.quality >= LAPSE_BELOW > quality and review.kind != Review.Kind.REDRILL)
-        review.quality = quality
-        review.save(update_fields=["self_rating", "quality"])
-        if changed:
-            card = Card.objects.select_for_update().select_related("problem").get(pk=review.card_id)
-            profile = get_profile(user)
-            scheduler = scheduler_for(profile)
-            _reschedule(
-                card,
-                profile,
-                scheduler,
-                scheduler.state_from_dict(review.state_before),
-                review,
-                first=False,
-                lapses=lapses,
+        review = _own_review_for_update(user, review_id)
+        if not awaiting_rating(review):
+            if review.self_rating is not None:
+                return review
+            raise PracticeError(
+                "You moved on from this answer, so it kept its automatic grade. Undo brings it "
+                "back to rate."
             )
+        fully_correct = easy_allowed(review.score, review.incomplete)
+        if rating == SelfRating.EASY and not fully_correct:
+            raise PracticeError(
+                "Easy is only for an answer with every part correct: a wrong or blank part "
+                "comes back for a re-drill whatever the rating."
+            )
+        quality = rated_quality(review.automatic_quality, rating, fully_correct=fully_correct)
+        _set_quality(user, review, quality, self_rating=int(rating), on_screen=None)
         return review
+
+
+def skip(user, review_id, now):
+    """Move on from a graded answer without rating it: it keeps its automatic grade."""
+    with transaction.atomic():
+        review = _own_review_for_update(user, review_id)
+        if awaiting_rating(review):
+            Card.objects.filter(pk=review.card_id).update(open_attempt=None)
+        return review
+
+
+def undo(user, review_id, now):
+    """Take back the rating of the learner's latest review (Anki's Ctrl+Z): the card is put
+    back as the review log says it was before (`state_before`) with the automatic grade applied,
+    and the graded answer is shown again for rating. Only the learner's own latest practice
+    review can be undone; the answer itself stays graded, since the solution has been seen."""
+    with transaction.atomic():
+        review = _own_review_for_update(user, review_id)
+        latest = (
+            Review.objects.filter(user=user).order_by("-reviewed_at", "-id").values("pk").first()
+        )
+        if latest["pk"] != review.pk:
+            raise PracticeError("Only your latest review can be undone.")
+        if review.kind == Review.Kind.MOCK or review.attempt_id is None:
+            raise PracticeError("A mock interview's answers cannot be undone.")
+        if awaiting_rating(review):
+            return review
+        _set_quality(
+            user, review, review.automatic_quality, self_rating=None, on_screen=review.attempt
+        )
+        return review
+
+
+def _set_quality(user, review, quality, *, self_rating, on_screen):
+    """Store the review's new quality and re-apply it to the card from the state the log holds
+    from before the review. The caller holds the transaction and the review's row lock."""
+    card = Card.objects.select_for_update().select_related("problem").get(pk=review.card_id)
+    lapses = _is_lapse(review, quality) - _is_lapse(review, review.quality)
+    review.self_rating = self_rating
+    review.quality = quality
+    review.save(update_fields=["self_rating", "quality"])
+    profile = get_profile(user)
+    scheduler = scheduler_for(profile)
+    _reschedule(
+        card,
+        profile,
+        scheduler,
+        scheduler.state_from_dict(review.state_before),
+        review,
+        first=False,
+        lapses=lapses,
+        on_screen=on_screen,
+    )
+
+
+@dataclass
+class RatingChoice:
+    """One rating button: what it gives and when the card comes back."""
+
+    rating: SelfRating
+    quality: int
+    interval: str
+    default: bool
+    allowed: bool
+
+    @property
+    def label(self):
+        return self.rating.name.capitalize()
+
+
+def rating_choices(user, review):
+    """The four buttons of a graded answer waiting for its rating, each with the interval it
+    gives with the learner's scheduler (and interview date); the one that keeps the automatic
+    grade is the default."""
+    profile = get_profile(user)
+    scheduler = scheduler_for(profile)
+    state_before = scheduler.state_from_dict(review.state_before)
+    fully_correct = easy_allowed(review.score, review.incomplete)
+    default = default_rating(review.automatic_quality)
+    log = _review_log(review.card_id) if profile.interview_date is not None else []
+    choices = []
+    for rating in SelfRating:
+        quality = rated_quality(review.automatic_quality, rating, fully_correct=fully_correct)
+        outcome = scheduler.review(state_before, quality, review.reviewed_at)
+        due = _due_with_interview(
+            profile,
+            scheduler,
+            outcome,
+            review.reviewed_at,
+            lambda quality=quality: _records(log, review, quality),
+        )
+        choices.append(
+            RatingChoice(
+                rating=rating,
+                quality=quality,
+                interval=interval_text(
+                    review.reviewed_at,
+                    due,
+                    profile.tz,
+                    repeat_today=outcome.redrill_until is not None,
+                ),
+                default=rating == default,
+                allowed=rating != SelfRating.EASY or fully_correct,
+            )
+        )
+    return choices
+
+
+# Practising freely: another variant, suspending and burying, a problem's history.
+
+
+def _own_problem(number):
+    problem = Problem.objects.filter(number=number).first()
+    if problem is None:
+        raise NotFound(f"There is no problem {number}.")
+    return problem
+
+
+def another_variant(user, number, now):
+    """A new variant of problem `number` that never touches the schedule: graded and shown
+    like practice, but no review and no change to the card (Attempt purpose "free")."""
+    problem = _own_problem(number)
+    last = (
+        Attempt.objects.filter(user=user, version__scenario__problem=problem)
+        .order_by("-started_at")
+        .values_list("version_id", flat=True)
+        .first()
+    )
+    version = pick_version(problem, last)
+    return Attempt.objects.create(
+        user=user,
+        version=version,
+        seed=new_seed(),
+        started_at=now,
+        purpose=Attempt.Purpose.FREE,
+    )
+
+
+def _own_card_for_update(user, number, now):
+    """The learner's card of problem `number`, created if the problem has none yet (suspending
+    a problem not yet introduced keeps it out of the plan)."""
+    problem = _own_problem(number)
+    introduce(user, [number], now)
+    card = Card.objects.select_for_update().filter(user=user, problem=problem).first()
+    if card is None:
+        raise PracticeError(f"Problem {number} has no published scenario, so it has no card.")
+    return card
+
+
+def suspend(user, number, now, suspended=True):
+    """Anki's suspend: the card leaves the queue until it is unsuspended; its schedule is kept.
+    The question on screen, if any, is put away (a graded one keeps its automatic grade)."""
+    with transaction.atomic():
+        card = _own_card_for_update(user, number, now)
+        card.suspended = suspended
+        fields = ["suspended"]
+        if suspended:
+            card.open_attempt = None
+            fields.append("open_attempt")
+        card.save(update_fields=fields)
+        return card
+
+
+def bury(user, number, now, buried=True):
+    """Anki's bury: the card leaves the queue until the learner's next day begins."""
+    with transaction.atomic():
+        card = _own_card_for_update(user, number, now)
+        if buried:
+            card.buried_until = next_day_start(now, get_profile(user).tz)
+            card.open_attempt = None
+        else:
+            card.buried_until = None
+        card.save(update_fields=["buried_until", "open_attempt"])
+        return card
+
+
+def held_cards(user, now):
+    """The learner's suspended cards and those buried until a later time, by problem number."""
+    return list(
+        Card.objects.filter(Q(suspended=True) | Q(buried_until__gt=now), user=user)
+        .select_related("problem")
+        .only("id", "suspended", "buried_until", "problem__number", "problem__title")
+        .order_by("problem__number")
+    )
+
+
+HISTORY_PAGE = 10
+
+
+@dataclass
+class HistoryEntry:
+    """One earlier attempt on a problem's page: its number among the learner's attempts at the
+    problem (1 is the first), the question with its numbers, and each part's answer and
+    verdict."""
+
+    number: int
+    attempt: Attempt
+    text: str
+    results: list
+    review: Review | None
+
+
+def problem_page(user, number, now, page_number=1):
+    """What the learner's page of a problem shows: the problem, its card, and a page of the
+    learner's submitted attempts at it, newest first. The queries do not grow with the history
+    (one page of attempts, their answers in one query)."""
+    problem = _own_problem(number)
+    card = Card.objects.filter(user=user, problem=problem).first()
+    attempts_of = (
+        Attempt.objects.filter(
+            user=user, version__scenario__problem=problem, submitted_at__isnull=False
+        )
+        .select_related("version__scenario__problem", "key_version__scenario__problem", "review")
+        .prefetch_related("answers")
+        .order_by("-submitted_at", "-id")
+    )
+    page = Paginator(attempts_of, HISTORY_PAGE).get_page(page_number)
+    entries = []
+    for index, attempt in enumerate(page.object_list):
+        try:
+            variant = attempt_variant(attempt)
+            text, results = variant.text, attempts.stored_outcomes(attempt, variant)
+        except EngineError:  # a version that no longer compiles: the row stays, unexplained
+            text, results = "This version of the question can no longer be shown.", []
+        entries.append(
+            HistoryEntry(
+                number=page.paginator.count - page.start_index() + 1 - index,
+                attempt=attempt,
+                text=text,
+                results=results,
+                review=getattr(attempt, "review", None),
+            )
+        )
+    return {"problem": problem, "card": card, "page": page, "entries": entries}
 
 
 # Settings that recompute the schedule.
@@ -461,12 +794,16 @@ def recompute_cards(user):
         reviews.setdefault(review.card_id, []).append(review)
     for card in Card.objects.select_for_update().filter(user=user).select_related("problem"):
         history = reviews.get(card.pk, [])
-        outcome = scheduler.replay(ReviewRecord(r.quality, r.reviewed_at) for r in history)
+        records = [ReviewRecord(r.quality, r.reviewed_at) for r in history]
+        outcome = scheduler.replay(records)
         card.state = outcome.state.to_dict()
         card.redrill_until = outcome.redrill_until
-        card.due_at = (
-            _due_with_interview(card, profile, scheduler, outcome, history[-1]) if history else None
-        )
+        card.due_at = None
+        if history:
+            last = history[-1].reviewed_at
+            card.due_at = _due_with_interview(
+                profile, scheduler, outcome, last, lambda records=records: records
+            )
         card.save(update_fields=["state", "due_at", "redrill_until"])
 
 

@@ -7,6 +7,7 @@ from trainer.srs.dashboard import reviews_per_day, streak, weakest
 from trainer.srs.days import day_start, learner_day, next_day_start, require_utc
 from trainer.srs.fsrs_scheduler import RATING_FOR_QUALITY, FsrsScheduler, FsrsState
 from trainer.srs.interface import CardState, Mastery, ReviewOutcome, ReviewRecord, Scheduler
+from trainer.srs.intervals import interval_text
 from trainer.srs.interview import (
     CardPlan,
     InterviewCard,
@@ -16,7 +17,13 @@ from trainer.srs.interview import (
     plans_for,
     successful_streak,
 )
-from trainer.srs.quality import SelfRating, review_quality
+from trainer.srs.quality import (
+    SelfRating,
+    default_rating,
+    easy_allowed,
+    rated_quality,
+    review_quality,
+)
 from trainer.srs.queue import PracticeQueue, QueueCard, build_queue, queue_card
 from trainer.srs.schedulers import SCHEDULER_NAMES, make_scheduler
 from trainer.srs.sm2 import Sm2Scheduler, Sm2State
@@ -40,7 +47,10 @@ __all__ = [
     "Sm2State",
     "build_queue",
     "day_start",
+    "default_rating",
+    "easy_allowed",
     "forecast_reviews",
+    "interval_text",
     "learner_day",
     "make_scheduler",
     "next_day_start",
@@ -48,6 +58,7 @@ __all__ = [
     "plan_interview",
     "plans_for",
     "queue_card",
+    "rated_quality",
     "require_utc",
     "review_quality",
     "reviews_per_day",

@@ -1,4 +1,4 @@
-"""SM-2 quality 0–5 of a practice answer: automatic grade, then time, then self-rating.
+"""SM-2 quality 0–5 of a practice answer: automatic grade, then time, then the learner's rating.
 
 SM-2's scale (Wozniak 1990): 5 perfect; 4 correct after a hesitation; 3 correct, recalled with
 serious difficulty; 2 incorrect, but the correct one seemed easy to recall; 1 incorrect, the
@@ -22,9 +22,18 @@ card back the same day with a new variant.
    (q >= 3) and never below 3, because a slow correct answer is still a correct one: up to the
    expected time no change; up to twice the expected time -1 ("after a hesitation"); beyond
    twice -2 ("with serious difficulty"). A wrong answer is not made worse by being slow.
-3. The learner's optional self-rating only lowers the result: Again caps it at 2, Hard at 3,
-   Good at 4, Easy at 5 (no cap). These caps are the highest qualities that FSRS maps to the same
-   rating (``fsrs_scheduler.RATING_FOR_QUALITY``).
+3. The learner's rating (``rated_quality``), pressed after seeing the solution, as in Anki:
+
+   - **Good** keeps the automatic quality: pressing Good is the same as accepting the default,
+     so a habitual Good after a perfect answer costs nothing.
+   - **Hard** caps it at 3 and **Again** at 2 ("correct with serious difficulty", "incorrect"):
+     the highest qualities FSRS reads as Hard and Again (``fsrs_scheduler.RATING_FOR_QUALITY``).
+   - **Easy** gives 5, and only to an answer with every part correct and none blank: it takes
+     back the time mark-down ("I was slow for another reason"). It never lifts a wrong, partial or
+     blank answer, so a rating cannot skip the re-drill that a wrong number earns.
+
+   The button that describes the automatic quality (``default_rating``: Again for 0–2, Hard for
+   3, Good for 4–5) is pre-selected; it gives exactly the automatic quality, as Good does.
 """
 
 from enum import IntEnum
@@ -47,12 +56,9 @@ class SelfRating(IntEnum):
     EASY = 4
 
 
-SELF_RATING_CAP = {
-    SelfRating.AGAIN: 2,
-    SelfRating.HARD: 3,
-    SelfRating.GOOD: 4,
-    SelfRating.EASY: 5,
-}
+SELF_RATING_CAP = {SelfRating.AGAIN: 2, SelfRating.HARD: 3}
+"""The highest quality Again and Hard leave; Good and Easy are not caps (``rated_quality``)."""
+EASY_QUALITY = 5
 
 
 def grade_quality(score: float, incomplete: bool) -> int:
@@ -113,12 +119,45 @@ def review_quality(
         incomplete: some part was blank or unparsable in the submitted answer.
         time_taken: time to answer [s], or ``None``.
         expected_time: the problem's expected time [s], or ``None``.
-        self_rating: the learner's optional rating; it can only lower the quality.
+        self_rating: the learner's rating, or ``None`` for the automatic quality.
     """
-    quality = grade_quality(score, incomplete)
+    graded = grade_quality(score, incomplete)
+    quality = graded
     penalty = time_penalty(time_taken, expected_time)
     if quality >= 3:
         quality = max(3, quality - penalty)
-    if self_rating is not None:
-        quality = min(quality, SELF_RATING_CAP[SelfRating(self_rating)])
-    return quality
+    if self_rating is None:
+        return quality
+    return rated_quality(quality, self_rating, fully_correct=graded == 5)
+
+
+def easy_allowed(score: float, incomplete: bool) -> bool:
+    """Easy may be pressed: every part correct and none blank (the grade before time is 5)."""
+    return grade_quality(score, incomplete) == 5
+
+
+def rated_quality(automatic_quality: int, rating: SelfRating, *, fully_correct: bool) -> int:
+    """The quality after the learner's rating (module docstring, step 3).
+
+    Args:
+        automatic_quality: the quality from grade and time, 0..5.
+        rating: the button pressed.
+        fully_correct: every part correct and none blank (``easy_allowed``); Easy changes
+            nothing otherwise (the practice view refuses it before it gets here).
+    """
+    rating = SelfRating(rating)
+    if rating == SelfRating.GOOD:
+        return automatic_quality
+    if rating == SelfRating.EASY:
+        return EASY_QUALITY if fully_correct else automatic_quality
+    return min(automatic_quality, SELF_RATING_CAP[rating])
+
+
+def default_rating(automatic_quality: int) -> SelfRating:
+    """The button that describes the automatic quality, pre-selected for Space and Enter: it
+    gives exactly that quality (Again for 0–2, Hard for 3, Good for 4 and 5)."""
+    if automatic_quality <= SELF_RATING_CAP[SelfRating.AGAIN]:
+        return SelfRating.AGAIN
+    if automatic_quality <= SELF_RATING_CAP[SelfRating.HARD]:
+        return SelfRating.HARD
+    return SelfRating.GOOD

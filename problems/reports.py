@@ -1,0 +1,53 @@
+"""Learners' reports of a wrong variant, and what instructors do with them.
+
+A learner reports one of their own graded attempts with a short message; an instructor reads it
+with what is needed to reproduce it (the version, the seed, the learner's answers) and marks it
+resolved. The seed is shown only on instructors' pages.
+"""
+
+from django.db import IntegrityError, transaction
+
+from problems.models import Attempt, VariantReport
+
+
+class ReportError(Exception):
+    """A report that cannot be made; the message is for the learner."""
+
+
+def report_variant(user, attempt_id, message, now):
+    """Record `user`'s report on their own submitted attempt. Raises `Attempt.DoesNotExist` for
+    an attempt that is not theirs, `ReportError` for one they cannot report (yet, or again)."""
+    attempt = Attempt.objects.get(pk=attempt_id, user=user)
+    if attempt.submitted_at is None:
+        raise ReportError("Answer the question first; then you can report a problem with it.")
+    message = (message or "").strip()
+    if not message:
+        raise ReportError("Say in a few words what looks wrong (a key, a number, the wording).")
+    if len(message) > VariantReport.MAX_MESSAGE:
+        raise ReportError(f"Keep it under {VariantReport.MAX_MESSAGE} characters.")
+    try:
+        with transaction.atomic():
+            return VariantReport.objects.create(
+                attempt=attempt, user=user, message=message, created_at=now
+            )
+    except IntegrityError:  # one report per attempt (two tabs, a double click)
+        raise ReportError("You have already reported this question.") from None
+
+
+def reports(status=None, problem=None):
+    """Reports for instructors, newest first, with what the list shows in the same query."""
+    found = VariantReport.objects.select_related(
+        "user", "resolved_by", "attempt__version__scenario__problem"
+    )
+    if status is not None:
+        found = found.filter(status=status)
+    if problem is not None:
+        found = found.filter(attempt__version__scenario__problem=problem)
+    return found
+
+
+def resolve(report_id, user, now):
+    """Mark a report resolved (an instructor fixed the version, or found nothing wrong)."""
+    return VariantReport.objects.filter(pk=report_id, status=VariantReport.Status.OPEN).update(
+        status=VariantReport.Status.RESOLVED, resolved_by=user, resolved_at=now
+    )
