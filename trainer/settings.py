@@ -81,6 +81,7 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "trainer.middleware.DatabaseUnavailableMiddleware",
+    "trainer.middleware.LearnerTimeZoneMiddleware",
     "trainer.mock.middleware.MockInProgressMiddleware",
 ]
 
@@ -101,6 +102,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "trainer.context_processors.roles",
                 "trainer.context_processors.navigation",
+                "trainer.context_processors.time_zone",
             ],
             "builtins": ["trainer.practice.templatetags.prose"],
         },

@@ -67,3 +67,16 @@
   tick();
   timer = window.setInterval(tick, 250);
 })();
+
+// Sign-up: the browser's time zone goes into a hidden field, so times are shown in the learner's
+// zone from the first page (the server checks the name; without this script it is UTC).
+(function () {
+  "use strict";
+  const field = document.querySelector("input[data-detect-timezone]");
+  if (!field || field.value) return;
+  try {
+    field.value = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+  } catch (error) {
+    field.value = "";
+  }
+})();

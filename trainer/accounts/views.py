@@ -8,6 +8,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from trainer.accounts import ratelimit
 from trainer.accounts.forms import SignupForm
+from trainer.accounts.signals import signed_up
 
 
 def _next_url(request):
@@ -63,6 +64,7 @@ def signup(request):
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
+        signed_up.send(sender=SignupForm, user=user, time_zone=form.cleaned_data["timezone"])
         auth.login(request, user, backend="trainer.accounts.backends.ModelBackend")
         return redirect("home")
     return render(request, "accounts/signup.html", {"form": form})

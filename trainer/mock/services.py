@@ -26,6 +26,7 @@ from datetime import timedelta
 
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F
+from django.utils import timezone
 
 from problems import attempts, variants
 from problems.engine import EngineError, ParseError
@@ -615,15 +616,17 @@ def dashboard_mocks(user, now, limit=5):
 def history_chart(mocks, *, highlight=None):
     """Scores of earlier mocks over time, oldest first, as an SVG bar chart."""
     ordered = sorted(mocks, key=lambda mock: (mock.ended_at, mock.pk))
+    # In the zone the page is shown in (the learner's), like the page's other times.
+    ended = [timezone.localtime(mock.ended_at) for mock in ordered]
     return charts.bar_chart(
         [
             (
-                f"{mock.ended_at:%d %b %H:%M} {mock.get_format_display()}"
+                f"{at:%d %b %H:%M} {mock.get_format_display()}"
                 + (" (this one)" if highlight is not None and mock.pk == highlight.pk else ""),
                 round(100 * (mock.score or 0)),
-                f"{mock.ended_at:%d %b}" if index % 4 == 0 else "",
+                f"{at:%d %b}" if index % 4 == 0 else "",
             )
-            for index, mock in enumerate(ordered)
+            for index, (mock, at) in enumerate(zip(ordered, ended, strict=True))
         ],
         title="Score of each mock, oldest first",
         unit="%",

@@ -11,7 +11,6 @@ from problems.variants import mark_regrade_seen
 from trainer.accounts import ratelimit
 from trainer.mock import services
 from trainer.mock.models import Mock
-from trainer.practice.services import get_profile
 
 
 def _get_mock_for_user(user, mock_id):
@@ -27,15 +26,6 @@ def _report_url(mock):
 
 def _problem_url(mock, position):
     return reverse("mock-problem", args=[mock.pk, position])
-
-
-def _clock(request, context, mock):
-    """The deadline in the learner's time zone, for the page without JavaScript."""
-    profile = get_profile(request.user)
-    context.update(
-        deadline_local=timezone.localtime(mock.deadline, profile.tz), timezone_name=profile.timezone
-    )
-    return context
 
 
 @login_required
@@ -95,7 +85,7 @@ def problem(request, mock_id, position):
     if services.open_problem(mock, position, now) is None:
         raise Http404("no such problem in this mock")
     context = services.running_context(mock, position, now)
-    return render(request, "mock/mock.html", _clock(request, context, mock))
+    return render(request, "mock/mock.html", context)
 
 
 TOO_FAST = "You have sent more than a minute's worth of answers; wait a minute."
@@ -116,7 +106,7 @@ def _too_fast(request, mock, position, part_key, text, now):
     context = services.running_context(
         mock, position, now, part_errors={part_key: (text[:200], TOO_FAST)}
     )
-    return render(request, "mock/mock.html", _clock(request, context, mock), status=429)
+    return render(request, "mock/mock.html", context, status=429)
 
 
 @login_required
@@ -156,7 +146,7 @@ def answer(request, mock_id, position, part_key):
         context = services.running_context(
             mock, position, now, part_errors={part_key: (text[:200], outcome.message)}
         )
-        return render(request, "mock/mock.html", _clock(request, context, mock))
+        return render(request, "mock/mock.html", context)
     part = services.answer_box(
         item,
         part_key,
