@@ -641,7 +641,6 @@ class ItemReport:
     item: MockItem
     score: float
     parts: list
-    misconceptions: list
     review: Review | None
     seconds_open: float
     opened_after: float | None
@@ -668,7 +667,6 @@ def report(mock):
                 item=item,
                 score=attempt.score or 0.0,
                 parts=outcomes,
-                misconceptions=[part for part in outcomes if part.misconception],
                 review=getattr(attempt, "review", None),
                 seconds_open=item.seconds_open,
                 opened_after=_after(mock, item.first_opened_at),
