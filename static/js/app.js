@@ -43,7 +43,7 @@
   function closeForms() {
     document.querySelectorAll("form[data-mock-answer]").forEach(function (form) {
       form.setAttribute("data-closed", "");
-      form.querySelectorAll("input, button").forEach(function (field) { field.disabled = true; });
+      form.querySelectorAll("input, textarea, button").forEach(function (field) { field.disabled = true; });
     });
   }
 

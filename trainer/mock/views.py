@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -155,7 +155,42 @@ def answer(request, mock_id, position, part_key):
         error="" if recorded else outcome.message,
         note=note,
     )
-    return render(request, "mock/mock.html#part", {"mock": mock, "item": item, "part": part})
+    context = {"mock": mock, "item": item, "part": part}
+    if outcome.status == services.RECORDED:
+        context["items"] = services.progress(mock)
+    return render(request, "mock/_answered.html", context)
+
+
+@login_required
+@require_POST
+def design_answer(request, mock_id, position):
+    now = timezone.now()
+    text = request.POST.get("design_answer", "")
+    outcome = services.save_design_answer(request.user, mock_id, position, text, now)
+    if outcome.status == services.MISSING:
+        raise Http404("no such problem in this mock")
+    mock = outcome.mock
+    if outcome.status == services.CLOSED:
+        if request.htmx:
+            response = HttpResponse(status=409)
+            response["HX-Redirect"] = _report_url(mock)
+            return response
+        messages.error(request, "The rehearsal is over: your answer is kept as it was at the end.")
+        return redirect(_report_url(mock))
+    saved = outcome.status == services.RECORDED
+    if not request.htmx:
+        if saved:
+            messages.success(request, "Design answer saved.")
+        else:
+            messages.error(request, outcome.message)
+        return redirect(_problem_url(mock, position))
+    design = {
+        "text": outcome.item.design_answer if saved else text,
+        "saved_at": now if saved else None,
+        "error": "" if saved else outcome.message,
+    }
+    context = {"mock": mock, "item": outcome.item, "design": design}
+    return render(request, "mock/mock.html#design", context, status=200 if saved else 422)
 
 
 @login_required
