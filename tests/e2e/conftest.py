@@ -24,13 +24,16 @@ CHROMIUM_ARGS = [
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 TIMEOUT_MS = 15_000
-VIEWPORT = {"width": 1200, "height": 900}
+VIEWPORT = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
 
 # Reported by the page itself as well as by Chromium's console, so a violation is caught even if
 # Chromium ever stops logging it.
 CSP_LISTENER = """
 document.addEventListener("securitypolicyviolation", function (event) {
-  console.error("CSP violation: " + event.violatedDirective + " blocked " + event.blockedURI);
+  const target = event.target && event.target.outerHTML ? event.target.outerHTML.slice(0, 160) : "";
+  console.error("CSP violation: " + event.violatedDirective + " blocked " + event.blockedURI +
+    " at " + event.sourceFile + ":" + event.lineNumber + ":" + event.columnNumber + " " + target);
 });
 """
 
@@ -87,15 +90,16 @@ class Watched:
 
 @pytest.fixture
 def open_page(browser, live_server, request):
-    """open_page(user=None) -> Watched page in a fresh browser context, logged in as `user`."""
+    """open_page(user=None, label="", viewport=VIEWPORT) -> Watched page in a fresh browser
+    context, logged in as `user`."""
     from django.conf import settings
     from django.test import Client
 
     contexts = []
     pages = []
 
-    def open_(user=None, label=""):
-        context = browser.new_context(base_url=live_server.url, viewport=VIEWPORT)
+    def open_(user=None, label="", viewport=VIEWPORT):
+        context = browser.new_context(base_url=live_server.url, viewport=viewport)
         context.set_default_timeout(TIMEOUT_MS)
         context.add_init_script(CSP_LISTENER)
         if user is not None:
