@@ -80,3 +80,24 @@
     field.value = "";
   }
 })();
+
+// A table wider than the screen scrolls sideways (app.css); keyboard users need to reach it, so
+// such a table takes focus, and only while it does overflow.
+(function () {
+  "use strict";
+  function markScrollableTables() {
+    document.querySelectorAll("table").forEach(function (table) {
+      const scrolls = table.scrollWidth > table.clientWidth + 1;
+      if (scrolls && !table.hasAttribute("tabindex")) {
+        table.setAttribute("tabindex", "0");
+        table.setAttribute("data-scrolls", "");
+      } else if (!scrolls && table.hasAttribute("data-scrolls")) {
+        table.removeAttribute("tabindex");
+        table.removeAttribute("data-scrolls");
+      }
+    });
+  }
+  markScrollableTables();
+  window.addEventListener("resize", markScrollableTables);
+  document.addEventListener("htmx:afterSettle", markScrollableTables);
+})();
