@@ -90,16 +90,17 @@ class Watched:
 
 @pytest.fixture
 def open_page(browser, live_server, request):
-    """open_page(user=None, label="", viewport=VIEWPORT) -> Watched page in a fresh browser
-    context, logged in as `user`."""
+    """open_page(user=None, label="", viewport=VIEWPORT, timezone_id=None) -> Watched page in a
+    fresh browser context (in that IANA time zone, if given), logged in as `user`."""
     from django.conf import settings
     from django.test import Client
 
     contexts = []
     pages = []
 
-    def open_(user=None, label="", viewport=VIEWPORT):
-        context = browser.new_context(base_url=live_server.url, viewport=viewport)
+    def open_(user=None, label="", viewport=VIEWPORT, timezone_id=None):
+        options = {"timezone_id": timezone_id} if timezone_id else {}
+        context = browser.new_context(base_url=live_server.url, viewport=viewport, **options)
         context.set_default_timeout(TIMEOUT_MS)
         context.add_init_script(CSP_LISTENER)
         if user is not None:

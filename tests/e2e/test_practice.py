@@ -11,7 +11,7 @@ from problems.models import PartAnswer
 from problems.variants import attempt_variant
 from tests.e2e.helpers import attempt_on_screen, fill_parts, right_answers
 from tests.mock.helpers import add_problem
-from trainer.practice.models import Review
+from trainer.practice.models import LearnerProfile, Review
 
 pytestmark = pytest.mark.e2e
 
@@ -34,7 +34,7 @@ def _submit_with_enter(page, answers):
 
 
 def test_it_signs_up_starts_the_plan_and_practises_three_cards(open_page, three_problems):
-    browser = open_page(label="learner")
+    browser = open_page(label="learner", timezone_id="Europe/Berlin")
     page = browser.page
 
     page.goto("/accounts/signup/")
@@ -44,6 +44,8 @@ def test_it_signs_up_starts_the_plan_and_practises_three_cards(open_page, three_
     browser.screenshot("01-signup")
     page.get_by_role("button", name="Create my account").click()
     expect(page.get_by_role("heading", name="Your practice")).to_be_visible()
+    # The browser's zone, reported by static/js/app.js at sign-up, is the learner's.
+    assert LearnerProfile.objects.get(user__username="newcomer").timezone == "Europe/Berlin"
 
     page.get_by_role("link", name="Plan", exact=True).click()
     page.get_by_role("button", name="Start the plan").click()
