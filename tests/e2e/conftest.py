@@ -3,7 +3,8 @@
 Every page a test opens is watched: a console error, an uncaught exception or a Content Security
 Policy violation fails the test, since the policy forbids inline scripts and styles and a page
 that breaks it silently loses its behaviour. Screenshots of the key pages go to
-test-artifacts/screenshots/ on every run (not committed).
+test-artifacts/screenshots/ on every run (not committed), each after an axe-core check of the
+page (tests/e2e/accessibility.py).
 """
 
 import os
@@ -79,6 +80,11 @@ class Watched:
             self.problems.append(f"console {message.type} at {self.page.url}: {text}")
 
     def screenshot(self, step):
+        """Photograph the page, after checking it with axe-core: every page the suite shows a
+        person is one it has checked."""
+        from tests.e2e.accessibility import assert_accessible
+
+        assert_accessible(self.page)
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         path = SCREENSHOTS / f"{self.name}-{step}.png"
         self.page.screenshot(path=str(path), full_page=True)
