@@ -96,16 +96,19 @@ class Watched:
 
 @pytest.fixture
 def open_page(browser, live_server, request):
-    """open_page(user=None, label="", viewport=VIEWPORT, timezone_id=None) -> Watched page in a
-    fresh browser context (in that IANA time zone, if given), logged in as `user`."""
+    """open_page(user=None, label="", viewport=VIEWPORT, timezone_id=None, color_scheme=None) ->
+    Watched page in a fresh browser context (in that IANA time zone and "light"/"dark" scheme, if
+    given), logged in as `user`."""
     from django.conf import settings
     from django.test import Client
 
     contexts = []
     pages = []
 
-    def open_(user=None, label="", viewport=VIEWPORT, timezone_id=None):
+    def open_(user=None, label="", viewport=VIEWPORT, timezone_id=None, color_scheme=None):
         options = {"timezone_id": timezone_id} if timezone_id else {}
+        if color_scheme:
+            options["color_scheme"] = color_scheme
         context = browser.new_context(base_url=live_server.url, viewport=viewport, **options)
         context.set_default_timeout(TIMEOUT_MS)
         context.add_init_script(CSP_LISTENER)

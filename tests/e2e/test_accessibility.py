@@ -19,6 +19,7 @@ from trainer.practice import services
 pytestmark = pytest.mark.e2e
 
 WIDTHS = {"1280": VIEWPORT, "390": PHONE}
+SCHEMES = {"1280": "light", "390": "dark"}  # the phone run in the dark scheme simple.css has
 
 
 def _check(browser, url=None, step=None):
@@ -51,7 +52,7 @@ def test_it_passes_axe_and_photographs_the_practice_loop(
     open_page, bank_dir, loaded_bank, learner, width
 ):
     add_problem(bank_dir, 1, page=1)
-    browser = open_page(learner, viewport=WIDTHS[width])
+    browser = open_page(learner, viewport=WIDTHS[width], color_scheme=SCHEMES[width])
     page = browser.page
     _check(browser, "/", "01-dashboard-new")
     services.introduce_all(learner, timezone.now())
