@@ -14,6 +14,7 @@ graded, stored and shown the same way wherever it was typed.
   solution (`worked_solution`, which an instructor's preview shows too).
 """
 
+import re
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
@@ -31,6 +32,17 @@ BLANK = PartAnswer.Status.BLANK
 PENDING = PartAnswer.Status.PENDING
 NO_ANSWER = "No answer."
 GRADE_FIELDS = ("value", "status", "score", "misconception", "message", "carried_forward")
+VERDICTS = {
+    PartAnswer.Status.CORRECT: "Correct",
+    PartAnswer.Status.PARTIAL: "Partly right",
+    PartAnswer.Status.INCORRECT: "Not correct",
+    BLANK: "No answer",
+    PENDING: "Not graded yet",
+}
+CARRIED_FORWARD = "Correct with your earlier answer"
+# The grader ends a known mistake's feedback with the answer and the key, which the result line
+# already shows (problems.engine.grading).
+_ANSWER_AND_KEY = re.compile(r" \(Your answer: [^()]*; the key is [^()]*\.\)$")
 
 
 @dataclass
@@ -54,6 +66,25 @@ class PartOutcome:
     def counts(self) -> bool:
         """False for an unreadable answer: it is pointed out and costs nothing."""
         return self.status != PARSE_ERROR
+
+    @property
+    def verdict(self) -> str:
+        """The verdict in words. A part graded against the learner's own earlier (wrong) values
+        says so: it is not "Correct" beside a key it does not match."""
+        if self.carried_forward and self.status == PartAnswer.Status.CORRECT:
+            return CARRIED_FORWARD
+        return VERDICTS.get(self.status, self.status.replace("_", " ").capitalize())
+
+    @property
+    def explanation(self) -> str:
+        """What the grader's message adds to the result line (verdict, answer, key, accepted
+        range): why a known mistake is wrong, or what an earlier error made of this part.
+        Empty when it would only repeat the line."""
+        if self.carried_forward:
+            return self.message
+        if self.misconception:
+            return _ANSWER_AND_KEY.sub("", self.message)
+        return ""
 
 
 @dataclass

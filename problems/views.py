@@ -679,12 +679,13 @@ def stats_index(request):
 @permission_required(STATISTICS, raise_exception=True)
 @require_POST
 def stats_refresh(request):
-    now = timezone.now()
+    now = timezone.localtime()
     jobs.recompute_statistics(request.user)
     messages.success(
         request,
-        f"Statistics recomputation requested at {now:%H:%M:%S} UTC; the figures below are "
-        "replaced when it finishes.",
+        f"Statistics recomputation requested at {now:%H:%M:%S} "
+        f"({timezone.get_current_timezone_name()}); the figures below are replaced when it "
+        "finishes.",
     )
     back = request.POST.get("next", "")
     if not (back.startswith(reverse("author")) and "//" not in back):

@@ -19,3 +19,14 @@ def test_it_draws_a_year_of_days_with_no_style_attributes():
     assert svg.count("<rect") == 7 * 52 + 7  # 52 full weeks before this Sunday's week
     assert "2026-11-29: 3 reviews" in svg
     assert "style=" not in svg
+
+
+def test_it_marks_each_chart_with_its_size_so_phone_labels_can_grow():
+    wide = charts.bar_chart([(str(n), n, "") for n in range(30)], title="t")
+    medium = charts.line_chart(
+        [("a", "#000", [(1, 1), (2, 2)])], title="t", x_label="x", y_label="y"
+    )
+    small = charts.bar_chart([("a", 1, "")], title="t")
+    assert 'class="chart-wide"' in wide
+    assert 'class="chart-medium"' in medium
+    assert 'class="chart-small"' in small

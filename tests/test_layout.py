@@ -1,4 +1,7 @@
+import json
 import re
+from html import unescape
+from pathlib import Path
 
 import pytest
 
@@ -65,3 +68,21 @@ def test_it_shows_a_friendly_404(client, db):
     response = client.get("/no-such-page/")
     assert response.status_code == 404
     assert b"There is nothing here" in response.content
+
+
+def test_it_lets_nothing_set_an_inline_style(client, learner):
+    """style-src has no 'unsafe-inline': htmx must add no indicator style sheet and carry no
+    style attribute over when it swaps an element (its settle step), and neither the templates
+    nor our script may write one."""
+    client.force_login(learner)
+    html = client.get("/").content.decode()
+    config = json.loads(
+        unescape(re.search(r'<meta name="htmx-config" content=\'([^\']+)\'>', html).group(1))
+    )
+    assert config["includeIndicatorStyles"] is False
+    assert "style" not in config["attributesToSettle"]
+    root = Path(__file__).resolve().parent.parent
+    for template in (root / "templates").rglob("*.html"):
+        assert not re.search(r"\sstyle=", template.read_text()), template
+    script = (root / "static" / "js" / "app.js").read_text()
+    assert ".style" not in script and 'setAttribute("style"' not in script

@@ -2,7 +2,9 @@
 
 Only presentation attributes (fill, stroke), never style attributes, so the Content Security
 Policy needs no 'unsafe-inline'. Every label goes through format_html, so text is escaped. Charts
-scale with the page (viewBox, no fixed width) and so stay readable at phone width.
+scale with the page (viewBox, no fixed width); on a phone a wide chart shrinks to half its size,
+so each carries a size class and app.css enlarges its labels there (CSS outranks the
+presentation attribute font-size). The year heatmap scrolls sideways on a phone instead.
 """
 
 import math
@@ -195,7 +197,7 @@ def line_chart(
                 colour,
                 name,
                 right - 4 if legend == "right" else left + 8,
-                top + 12 + 12 * index,
+                top + 12 + 16 * index,
                 "end" if legend == "right" else "start",
                 colour,
                 name,
@@ -285,7 +287,7 @@ def stacked_bars(rows, *, title, unit="", width=480, bar_height=22):
                 name,
             )
         )
-        x += 24 + 6 * len(str(name))
+        x += 24 + 8 * len(str(name))
     return _svg(width, legend_y + 18, title, _join(parts))
 
 
@@ -298,12 +300,23 @@ def _join(fragments):
     return format_html_join("", "{}", ((fragment,) for fragment in fragments))
 
 
+WIDE = 640
+"""Charts at least this wide [viewBox units] shrink to about half on a 390 px phone, those of
+at least `MEDIUM` to about three quarters: the class lets app.css enlarge their labels there."""
+MEDIUM = 400
+
+
+def _size_class(width):
+    return "chart-wide" if width >= WIDE else "chart-medium" if width >= MEDIUM else "chart-small"
+
+
 def _svg(width, height, title, body):
     return format_html(
-        '<svg viewBox="0 0 {} {}" role="img" aria-label="{}" xmlns="http://www.w3.org/2000/svg">'
-        "<title>{}</title>{}</svg>",
+        '<svg viewBox="0 0 {} {}" class="{}" role="img" aria-label="{}" '
+        'xmlns="http://www.w3.org/2000/svg"><title>{}</title>{}</svg>',
         width,
         height,
+        _size_class(width),
         title,
         title,
         body,

@@ -1,5 +1,7 @@
 import time
 
+from django.utils import timezone
+
 from trainer.accounts.roles import is_instructor
 
 # The navigation shows the authoring link from a flag kept in the session for this long, rather
@@ -29,3 +31,9 @@ def navigation(request):
     match = request.resolver_match
     route = match.route if match is not None else None
     return {"section": route.split("/", 1)[0] if route is not None else None}
+
+
+def time_zone(request):
+    """The name of the zone the page's times are shown in (the learner's, see
+    `trainer.middleware.LearnerTimeZoneMiddleware`), to label them."""
+    return {"time_zone_name": timezone.get_current_timezone_name()}

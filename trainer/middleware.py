@@ -4,7 +4,10 @@ from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError
 from django.http import HttpResponse
 from django.template.loader import render_to_string
+from django.utils import timezone
 from django.utils.cache import patch_cache_control
+
+from trainer.practice.models import LearnerProfile
 
 logger = logging.getLogger(__name__)
 
@@ -55,3 +58,30 @@ class PrivatePagesMiddleware:
         if settings.SESSION_COOKIE_NAME in request.COOKIES:
             patch_cache_control(response, private=True, no_store=True)
         return response
+
+
+class LearnerTimeZoneMiddleware:
+    """Every time a page shows is in the learner's own zone: Django's date filters convert to the
+    zone activated here. The profile comes with the user (the auth backend loads them in one
+    query); a visitor without one sees UTC."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        try:
+            if not request.user.is_authenticated:
+                return None
+            profile = request.user.learner_profile
+        except LearnerProfile.DoesNotExist:
+            return None
+        except DatabaseError:
+            return None  # the view meets the same error, and the 503 page explains it
+        timezone.activate(profile.tz)
+        return None

@@ -84,6 +84,7 @@ MIDDLEWARE = [
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "trainer.middleware.DatabaseUnavailableMiddleware",
+    "trainer.middleware.LearnerTimeZoneMiddleware",
     "trainer.mock.middleware.MockInProgressMiddleware",
     # Last, so that it sees (and replaces) the response to a refused log-in on every path.
     "axes.middleware.AxesMiddleware",
@@ -106,6 +107,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "trainer.context_processors.roles",
                 "trainer.context_processors.navigation",
+                "trainer.context_processors.time_zone",
             ],
             "builtins": ["trainer.practice.templatetags.prose"],
         },

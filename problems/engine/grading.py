@@ -136,16 +136,13 @@ def grade_part(variant, part_key: str, text: str, *, earlier: Mapping | None = N
         else:
             ecf_key = unit.from_base(ecf_key_base)
             if tolerance.accepts(value, ecf_key):
-                used = ", ".join(
-                    f"{name} = {shown_value}" for name, (_, shown_value) in substituted.items()
-                )
                 return result(
                     CORRECT,
                     1.0,
                     None,
-                    f"Correct given your earlier answer ({used}): with it, this part comes to "
-                    f"{_shown(ecf_key, unit, digits)}. With the right earlier values the key is "
-                    f"{key_shown}.",
+                    f"Correct given {_earlier_answers(scenario, substituted)}: with it, this "
+                    f"part comes to {_shown(ecf_key, unit, digits)}. With the right earlier "
+                    f"values the key is {key_shown}.",
                     value,
                     ecf=True,
                     ecf_key=ecf_key,
@@ -218,6 +215,15 @@ def _carried_forward(part, earlier: Mapping, scenario) -> dict:
         shown = _shown(result.value, earlier_unit, 4)
         substituted[name] = (earlier_unit.to_base(result.value), shown)
     return substituted
+
+
+def _earlier_answers(scenario, substituted: Mapping) -> str:
+    """The learner's earlier answers an error was carried from, as the learner knows them: by
+    part number, never by the part's key (an internal name such as users_per_gpu)."""
+    numbers = {part.key: index for index, part in enumerate(scenario.parts, start=1)}
+    named = [f"part {numbers[name]} ({shown})" for name, (_, shown) in substituted.items()]
+    listed = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
+    return f"your answer{'s' if len(named) > 1 else ''} to {listed}"
 
 
 def _match_misconception(part, variant, env, key_base, value, key, width):

@@ -131,6 +131,13 @@ class Variant:
         key = self.answer(part_key)
         return _shown(key, part.unit, _digits(key, part.tolerance.half_width(key)))
 
+    def value_text(self, part_key: str, value: float) -> str:
+        """A value the learner gave for a part (in the part's unit) written with the unit, to
+        four significant figures: how their answer was read, with nothing taken from the key."""
+        from .grading import _shown
+
+        return _shown(value, self.scenario.part(part_key).unit, 4)
+
     @property
     def parts(self) -> list[VariantPart]:
         return [

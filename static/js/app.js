@@ -116,7 +116,7 @@
   function closeForms() {
     document.querySelectorAll("form[data-mock-answer]").forEach(function (form) {
       form.setAttribute("data-closed", "");
-      form.querySelectorAll("input, button").forEach(function (field) { field.disabled = true; });
+      form.querySelectorAll("input, textarea, button").forEach(function (field) { field.disabled = true; });
     });
   }
 
@@ -139,4 +139,38 @@
 
   tick();
   timer = window.setInterval(tick, 250);
+})();
+
+// Sign-up: the browser's time zone goes into a hidden field, so times are shown in the learner's
+// zone from the first page (the server checks the name; without this script it is UTC).
+(function () {
+  "use strict";
+  const field = document.querySelector("input[data-detect-timezone]");
+  if (!field || field.value) return;
+  try {
+    field.value = Intl.DateTimeFormat().resolvedOptions().timeZone || "";
+  } catch (error) {
+    field.value = "";
+  }
+})();
+
+// A table wider than the screen scrolls sideways (app.css); keyboard users need to reach it, so
+// such a table takes focus, and only while it does overflow.
+(function () {
+  "use strict";
+  function markScrollableTables() {
+    document.querySelectorAll("table").forEach(function (table) {
+      const scrolls = table.scrollWidth > table.clientWidth + 1;
+      if (scrolls && !table.hasAttribute("tabindex")) {
+        table.setAttribute("tabindex", "0");
+        table.setAttribute("data-scrolls", "");
+      } else if (!scrolls && table.hasAttribute("data-scrolls")) {
+        table.removeAttribute("tabindex");
+        table.removeAttribute("data-scrolls");
+      }
+    });
+  }
+  markScrollableTables();
+  window.addEventListener("resize", markScrollableTables);
+  document.addEventListener("htmx:afterSettle", markScrollableTables);
 })();

@@ -14,6 +14,36 @@ def test_it_signs_up_and_logs_in(client, django_user_model):
     assert not user.has_perm("problems.author_problems")
 
 
+def _sign_up(client, **extra):
+    return client.post(
+        "/accounts/signup/",
+        {
+            "username": "newperson",
+            "password1": "a long pass phrase",
+            "password2": "a long pass phrase",
+            **extra,
+        },
+    )
+
+
+def test_it_keeps_the_time_zone_the_browser_reported(client, django_user_model):
+    page = client.get("/accounts/signup/").content.decode()
+    assert 'type="hidden" name="timezone"' in page and "data-detect-timezone" in page
+    assert _sign_up(client, timezone="America/Sao_Paulo").status_code == 302
+    user = django_user_model.objects.get(username="newperson")
+    assert user.learner_profile.timezone == "America/Sao_Paulo"
+
+
+def test_it_falls_back_to_utc_for_a_zone_it_does_not_know(client, django_user_model):
+    assert _sign_up(client, timezone="Mars/Olympus_Mons").status_code == 302
+    assert django_user_model.objects.get(username="newperson").learner_profile.timezone == "UTC"
+
+
+def test_it_falls_back_to_utc_without_javascript(client, django_user_model):
+    assert _sign_up(client).status_code == 302
+    assert django_user_model.objects.get(username="newperson").learner_profile.timezone == "UTC"
+
+
 def test_it_rejects_a_weak_password(client, django_user_model):
     response = client.post(
         "/accounts/signup/", {"username": "newperson", "password1": "123", "password2": "123"}

@@ -3,7 +3,8 @@
 Every page a test opens is watched: a console error, an uncaught exception or a Content Security
 Policy violation fails the test, since the policy forbids inline scripts and styles and a page
 that breaks it silently loses its behaviour. Screenshots of the key pages go to
-test-artifacts/screenshots/ on every run (not committed).
+test-artifacts/screenshots/ on every run (not committed), each after an axe-core check of the
+page (tests/e2e/accessibility.py).
 """
 
 import os
@@ -24,13 +25,16 @@ CHROMIUM_ARGS = [
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "test-artifacts" / "screenshots"
 TIMEOUT_MS = 15_000
-VIEWPORT = {"width": 1200, "height": 900}
+VIEWPORT = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
 
 # Reported by the page itself as well as by Chromium's console, so a violation is caught even if
 # Chromium ever stops logging it.
 CSP_LISTENER = """
 document.addEventListener("securitypolicyviolation", function (event) {
-  console.error("CSP violation: " + event.violatedDirective + " blocked " + event.blockedURI);
+  const target = event.target && event.target.outerHTML ? event.target.outerHTML.slice(0, 160) : "";
+  console.error("CSP violation: " + event.violatedDirective + " blocked " + event.blockedURI +
+    " at " + event.sourceFile + ":" + event.lineNumber + ":" + event.columnNumber + " " + target);
 });
 """
 
@@ -76,6 +80,11 @@ class Watched:
             self.problems.append(f"console {message.type} at {self.page.url}: {text}")
 
     def screenshot(self, step):
+        """Photograph the page, after checking it with axe-core: every page the suite shows a
+        person is one it has checked."""
+        from tests.e2e.accessibility import assert_accessible
+
+        assert_accessible(self.page)
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         path = SCREENSHOTS / f"{self.name}-{step}.png"
         self.page.screenshot(path=str(path), full_page=True)
@@ -87,15 +96,20 @@ class Watched:
 
 @pytest.fixture
 def open_page(browser, live_server, request):
-    """open_page(user=None) -> Watched page in a fresh browser context, logged in as `user`."""
+    """open_page(user=None, label="", viewport=VIEWPORT, timezone_id=None, color_scheme=None) ->
+    Watched page in a fresh browser context (in that IANA time zone and "light"/"dark" scheme, if
+    given), logged in as `user`."""
     from django.conf import settings
     from django.test import Client
 
     contexts = []
     pages = []
 
-    def open_(user=None, label=""):
-        context = browser.new_context(base_url=live_server.url, viewport=VIEWPORT)
+    def open_(user=None, label="", viewport=VIEWPORT, timezone_id=None, color_scheme=None):
+        options = {"timezone_id": timezone_id} if timezone_id else {}
+        if color_scheme:
+            options["color_scheme"] = color_scheme
+        context = browser.new_context(base_url=live_server.url, viewport=viewport, **options)
         context.set_default_timeout(TIMEOUT_MS)
         context.add_init_script(CSP_LISTENER)
         if user is not None:

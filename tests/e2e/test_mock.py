@@ -43,7 +43,13 @@ def test_it_runs_a_mock_to_its_deadline_and_shows_the_report(open_page, loaded_b
     first, second = variant.parts[0].key, variant.parts[1].key
     page.fill(f"#answer-{first}", variant.key_text(first))
     page.locator(f"#answer-{first}").press("Enter")
-    expect(page.locator(f"#part-{first} .recorded")).to_have_text("Answer recorded.")
+    expect(page.locator(f"#part-{first} .recorded")).to_have_text(
+        f"Recorded: {variant.key_text(first)}"
+    )
+    # The problem's tab counts the part without a reload (an out-of-band swap).
+    expect(page.locator("#mock-nav a[aria-current=page] .muted")).to_have_text(
+        f"1/{len(variant.parts)}"
+    )
     page.fill(f"#answer-{second}", "1 TB")  # typed, never recorded: time runs out first
     browser.screenshot("02-answered")
 

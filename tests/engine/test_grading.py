@@ -300,7 +300,8 @@ def test_error_carried_forward_through_a_chain_of_parts():
     assert results["kv_per_token"].status == "incorrect"
     total = results["kv_total"]
     assert (total.status, total.score, total.ecf) == ("correct", 1.0, True)
-    assert total.message.startswith("Correct given your earlier answer (kv_per_token = ")
+    assert total.message.startswith("Correct given your answer to part 1 (")
+    assert "kv_per_token" not in total.message
     assert total.ecf_key == pytest.approx(their_total / 1e12)
     assert total.key == pytest.approx(variant.answer("kv_total"))
     gpus = results["gpus_for_cache"]

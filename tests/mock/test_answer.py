@@ -17,16 +17,42 @@ def _first_part(mock):
 def test_it_records_an_answer_and_says_only_that(mocking):
     mock = start(mocking)
     item, variant, key = _first_part(mock)
-    response = answer(mocking, mock, 1, key, variant.key_text(key), headers=HX)
+    typed = f"{variant.answer(key) * 3:.6g} {variant.parts[0].unit}"
+    response = answer(mocking, mock, 1, key, typed, headers=HX)
     html = response.content.decode()
     assert response.status_code == 200
     assert html.lstrip().startswith(f'<div class="part" id="part-{key}">')
-    assert "Answer recorded." in html
+    assert f"Recorded: <strong>{typed}</strong>" in html
     assert variant.key_text(key) not in html and "orrect" not in html
     stored = PartAnswer.objects.get()
-    assert stored.attempt == item.attempt and stored.text == variant.key_text(key)
+    assert stored.attempt == item.attempt and stored.text == typed
     item.attempt.refresh_from_db()
     assert item.attempt.submitted_at is None
+
+
+def test_it_shows_how_a_recorded_answer_was_read(mocking):
+    mock = start(mocking)
+    item, variant, _ = _first_part(mock)
+    # kv_total is asked in TB; typed in GB it is read, and shown, in TB.
+    gigabytes = variant.answer("kv_total") * 1000 * 1.5
+    response = answer(mocking, mock, 1, "kv_total", f"{gigabytes:.6g} GB", headers=HX)
+    read_as = variant.value_text("kv_total", variant.answer("kv_total") * 1.5)
+    assert f"(read as {read_as})" in response.content.decode()
+    page = mocking.get(f"/mock/{mock.pk}/problems/1/").content.decode()
+    assert f"Recorded: <strong>{gigabytes:.6g} GB</strong> (read as {read_as})" in page
+
+
+def test_it_updates_the_problem_tabs_out_of_band(wide_bank, mocking):
+    mock = start(mocking)
+    item, variant, key = _first_part(mock)
+    html = answer(mocking, mock, 1, key, "3", headers=HX).content.decode()
+    nav = html[html.index('<nav class="mock-nav"') :]
+    assert 'id="mock-nav"' in nav and 'hx-swap-oob="true"' in nav
+    assert f'<span class="muted">1/{len(variant.parts)}</span>' in nav
+    assert nav.count("<a href=") == mock.items.count()
+    # A refused answer changes no count: no tabs are sent.
+    again = answer(mocking, mock, 1, key, "4", headers=HX).content.decode()
+    assert "mock-nav" not in again
 
 
 def test_it_records_a_part_once(mocking):
@@ -78,7 +104,7 @@ def test_it_records_without_javascript_and_shows_the_page_again(mocking):
     assert response.status_code == 302
     assert response["Location"] == f"/mock/{mock.pk}/problems/1/"
     html = mocking.get(response["Location"]).content.decode()
-    assert f'id="part-{key}"' in html and "Answer recorded." in html
+    assert f'id="part-{key}"' in html and "Recorded: " in html
     assert f'action="{answer_url(mock, 1, key)}"' not in html
 
 

@@ -34,7 +34,7 @@ def test_it_keeps_the_mock_open_during_the_grace(mocking):
     move_deadline(mock, timezone.now() - timedelta(seconds=2))
     assert mocking.get(f"/mock/{mock.pk}/problems/1/").status_code == 200
     key = variant.parts[0].key
-    assert "Answer recorded." in answer(mocking, mock, 1, key, "1 KiB", headers=HX).content.decode()
+    assert "Recorded: " in answer(mocking, mock, 1, key, "1 KiB", headers=HX).content.decode()
     mock.refresh_from_db()
     assert mock.ended_at is None
 

@@ -19,7 +19,7 @@ def test_it_shows_no_report_before_the_end(mocking):
     assert mocking.get(f"/mock/{mock.pk}/report/1/")["Location"] == f"/mock/{mock.pk}/"
 
 
-def test_it_reports_each_part_with_its_key_and_the_misconceptions_hit(mocking):
+def test_it_reports_each_part_with_its_key_and_explains_the_misconception_hit(mocking):
     mock = start(mocking)
     _, variant = variants_of(mock)[0]
     half = f"{variant.answer('kv_per_token') / 2:.6g} KiB"
@@ -34,7 +34,8 @@ def test_it_reports_each_part_with_its_key_and_the_misconceptions_hit(mocking):
         assert part.prompt in text
     assert text.count('class="verdict correct"') == 1
     assert text.count('class="verdict blank"') == 2
-    assert "Misconceptions hit" in text and "kv-missing-factor-2" in text
+    # Explained in words beside the part; the mistake's internal tag is never shown.
+    assert text.count('class="feedback"') == 1 and "kv-missing-factor-2" not in text
     assert '<strong class="big">25%</strong><br>score' in text
     assert "ended at the deadline" in text
     assert "a lapse" in text  # one part of four: quality below 3

@@ -35,7 +35,7 @@ def test_it_keeps_recorded_answers_recorded_after_a_reload(mocking, learner):
     other_tab = Client()
     other_tab.force_login(learner)
     page = other_tab.get(f"/mock/{mock.pk}/problems/1/").content.decode()
-    assert page.count("Answer recorded.") == 1
+    assert page.count("Recorded: ") == 1
     assert f'<div class="part" id="part-{key}">' in page
     assert page.count("data-mock-answer") == len(variant.parts) - 1
     assert "1/4" in page  # the navigation counts recorded parts

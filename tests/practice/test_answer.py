@@ -1,5 +1,7 @@
+import re
 import threading
 from datetime import timedelta
+from html import unescape
 
 import pytest
 from django.db import connection
@@ -278,3 +280,52 @@ def test_it_refuses_a_mock_attempt_posted_to_practice(practising, carded):
     type(attempt).objects.filter(pk=attempt.pk).update(purpose="mock")
     assert _post(practising, attempt, right_answers(attempt)).status_code == 404
     assert PartAnswer.objects.count() == 0
+
+
+def _visible_text(html):
+    """What a reader sees: the text between the tags, not ids, names or attributes."""
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
+
+
+def test_it_shows_one_line_per_part_and_no_explanation_that_repeats_it(practising):
+    attempt = open_attempt_of(practising)
+    html = _post(practising, attempt, right_answers(attempt)).content.decode()
+    variant = variant_of(attempt.version, attempt.seed)
+    assert html.count('class="result-line"') == len(variant.parts)
+    assert 'class="feedback"' not in html  # "Correct: X. The key is X" says nothing new
+    text = _visible_text(html)
+    for part in variant.parts:
+        assert f"key: {variant.key_text(part.key)} · {variant.accepted(part.key)}" in text
+
+
+def test_it_explains_a_known_mistake_without_repeating_the_answer_and_key(practising):
+    attempt = open_attempt_of(practising)
+    variant = variant_of(attempt.version, attempt.seed)
+    answers = right_answers(attempt)
+    answers["part-kv_per_token"] = f"{variant.answer('kv_per_token') / 2:.6g}"
+    html = _post(practising, attempt, answers).content.decode()
+    stored = PartAnswer.objects.get(part_key="kv_per_token")
+    assert "(Your answer:" in stored.message
+    feedback = re.findall(r'<p class="feedback">(.*?)</p>', html, re.S)
+    assert len(feedback) == 1
+    assert unescape(feedback[0]) == stored.message.split(" (Your answer:")[0]
+
+
+def test_it_labels_a_part_carried_forward_and_names_no_internal_key(practising):
+    attempt = open_attempt_of(practising)
+    variant = variant_of(attempt.version, attempt.seed)
+    env = variant.env
+    doubled = variant.keys["kv_per_token"] * 2  # bytes per token; no known mistake doubles it
+    answers = {
+        "part-kv_per_token": f"{doubled} B",
+        "part-kv_total": f"{doubled * env['context'] * env['users']} B",
+    }
+    html = _post(practising, attempt, answers).content.decode()
+    total = PartAnswer.objects.get(part_key="kv_total")
+    assert total.carried_forward and total.status == "correct"
+    text = _visible_text(html)
+    assert "Correct with your earlier answer" in text
+    assert re.search(r'class="verdict correct carried">Correct with your earlier answer<', html)
+    assert "Correct given your answer to part 1 (" in text
+    for part in variant.parts:
+        assert part.key not in text

@@ -91,3 +91,20 @@ def test_it_retires_a_scenario_removed_from_the_file(bank_dir):
     report = load_bank(bank_dir)
     assert report.versions_created == [] and report.scenarios_retired == ["3/renamed"]
     assert list(published.all()) == ["dense-gqa"]
+
+
+def test_the_bank_titles_name_no_scenario_sizes():
+    """A title describes the problem, not one of its scenarios: a context size (32K), a model
+    size (70B) or a count of users (× 100) belongs to a scenario's numbers."""
+    import re
+
+    from problems.engine import load_problem_yaml
+    from problems.loader import BANK_DIR
+
+    titles = {
+        path.name: load_problem_yaml(path.read_text()).title
+        for path in sorted(BANK_DIR.glob("*.yaml"))
+    }
+    assert titles["03-kv-cache-70b.yaml"] == "Size the KV cache for many long-context users"
+    for name, title in titles.items():
+        assert not re.search(r"\d+\s*[KB]\b|\d+\s*×|×\s*\d+", title), (name, title)

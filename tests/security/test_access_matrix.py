@@ -145,6 +145,12 @@ MATRIX = {
         own(302),
         data={"answer": "320"},
     ),
+    "mock/<int:mock_id>/problems/<int:position>/design/": Row(
+        lambda w: f"/mock/{w.running_mock.pk}/problems/1/design/",
+        logged_in(405),
+        own(302),
+        data={"design_answer": "Requirements first."},
+    ),
     "mock/<int:mock_id>/finish/": Row(
         lambda w: f"/mock/{w.running_mock.pk}/finish/", logged_in(405), own(302)
     ),

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from trainer.accounts import ratelimit
 from trainer.accounts.addresses import client_address
 from trainer.accounts.forms import SignupForm
+from trainer.accounts.signals import signed_up
 
 HOUR = 60 * 60
 
@@ -63,6 +64,7 @@ def signup(request):
         if not ratelimit.allow("signup", client_address(request), settings.SIGNUP_RATE_LIMIT, HOUR):
             return _too_many(request, "accounts created from your address", HOUR)
         user = form.save()
+        signed_up.send(sender=SignupForm, user=user, time_zone=form.cleaned_data["timezone"])
         auth.login(request, user, backend="trainer.accounts.backends.ModelBackend")
         return redirect("home")
     return render(request, "accounts/signup.html", {"form": form})

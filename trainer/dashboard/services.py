@@ -2,11 +2,12 @@
 and the mock interviews, in a constant number of queries. It sits above the learner apps.
 
 Queries: the profile, the cards (with their problems), the queue's counts of today's reviews,
-the past year's review instants, the learner's latest answers and regraded answers, and the latest
-mocks (after ending any whose time is up). Everything else is computed from those.
+the review log, the learner's latest answers and regraded answers, and the latest mocks (after
+ending any whose time is up). Everything else is computed from those.
 """
 
-from datetime import timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from django.db.models import F
 
@@ -26,6 +27,7 @@ from trainer.srs import (
     streak,
     weakest,
 )
+from trainer.srs.dashboard import RECENT_REVIEWS
 
 FORECAST_DAYS = 30
 HEATMAP_DAYS = 371
@@ -36,13 +38,13 @@ def dashboard(user, profile, now):
     cards = services.learner_cards(user)
     queue = services.practice_queue(user, profile, now, cards=cards)
     today = learner_day(now, profile.tz)
-    instants = list(
-        Review.objects.filter(
-            user=user, reviewed_at__gte=now - timedelta(days=HEATMAP_DAYS)
-        ).values_list("reviewed_at", flat=True)
-    )
+    log = _review_log(user)
+    year_ago = now - timedelta(days=HEATMAP_DAYS)
     per_day = reviews_per_day(
-        instants, profile.tz, first_day=today - timedelta(days=HEATMAP_DAYS - 1), last_day=today
+        [review.reviewed_at for review in log if review.reviewed_at >= year_ago],
+        profile.tz,
+        first_day=today - timedelta(days=HEATMAP_DAYS - 1),
+        last_day=today,
     )
     states = {card.pk: scheduler.state_from_dict(card.state) for card in cards}
     forecast = forecast_reviews(scheduler, states.values(), today=today, days=FORECAST_DAYS)
@@ -57,8 +59,15 @@ def dashboard(user, profile, now):
                 "reviewed": card.last_reviewed_at is not None,
             }
         )
+    scores = {}
+    for review in log:
+        scores.setdefault(review.card_id, []).append(review.score)
+    for row in mastery:
+        row["recent_scores"] = scores.get(row["card"].pk, [])[-RECENT_REVIEWS:]
     recall = {row["problem"].number: row["mastery"].recall for row in mastery if row["reviewed"]}
-    weakest_numbers = weakest(recall, count=5)
+    weakest_numbers = weakest(
+        recall, {row["problem"].number: row["recent_scores"] for row in mastery}, count=5
+    )
     by_number = {row["problem"].number: row for row in mastery}
     return {
         "profile": profile,
@@ -69,6 +78,8 @@ def dashboard(user, profile, now):
         "mastery": mastery,
         "weakest": [by_number[number] for number in weakest_numbers],
         "cards_total": len(cards),
+        # Nothing practised yet: the page says what to do first instead of drawing empty charts.
+        "first_steps": not cards and not log,
         "forecast_chart": charts.bar_chart(
             [
                 (day.isoformat(), count, day.strftime("%d %b") if index % 7 == 0 else "")
@@ -82,7 +93,7 @@ def dashboard(user, profile, now):
             per_day, title="Reviews per day, past year", last_day=today
         ),
         "reviews_last_year": sum(per_day.values()),
-        "interview": _interview(profile, scheduler, cards, states, today),
+        "interview": _interview(profile, scheduler, cards, states, today, log),
         "recent_answers": _recent_answers(user),
         "regraded": _regraded(user),
         "mocks": _mocks(user, now),
@@ -94,15 +105,36 @@ def _mocks(user, now):
     return dashboard_mocks(user, now)
 
 
-def _interview(profile, scheduler, cards, states, today):
-    """Predicted state of each problem on the interview day (interview-date mode)."""
+@dataclass(frozen=True)
+class LoggedReview:
+    card_id: int
+    reviewed_at: datetime
+    score: float
+    quality: int
+
+
+def _review_log(user):
+    """Every review of the learner, oldest first, in one query: the heatmap counts them, the
+    weakest problems read their latest scores, interview mode replays them."""
+    return [
+        LoggedReview(*row)
+        for row in Review.objects.filter(user=user)
+        .order_by("reviewed_at", "pk")
+        .values_list("card_id", "reviewed_at", "score", "quality")
+    ]
+
+
+def _interview(profile, scheduler, cards, states, today, log):
+    """Predicted state of each problem on the interview day (interview-date mode). A problem
+    never reviewed has no prediction: its plan assumes every review passes, which says nothing
+    about a problem the learner has not tried. Those come first, then the weakest."""
     if not plans_for(profile.interview_date, today):
         return None
     history = {}
-    for card_id, quality, reviewed_at in Review.objects.filter(
-        card__in=[card.pk for card in cards]
-    ).values_list("card_id", "quality", "reviewed_at"):
-        history.setdefault(card_id, []).append(ReviewRecord(quality, reviewed_at))
+    for review in log:
+        history.setdefault(review.card_id, []).append(
+            ReviewRecord(review.quality, review.reviewed_at)
+        )
     plans = plan_interview(
         scheduler,
         {
@@ -112,9 +144,13 @@ def _interview(profile, scheduler, cards, states, today):
         today=today,
         interview_day=profile.interview_date,
     )
+
+    def order(card):
+        return (card.pk in history, plans[card.pk].recall_on_day, card.problem.number)
+
     rows = [
-        {"problem": card.problem, "plan": plans[card.pk]}
-        for card in sorted(cards, key=lambda card: plans[card.pk].recall_on_day)
+        {"problem": card.problem, "plan": plans[card.pk], "seen": card.pk in history}
+        for card in sorted(cards, key=order)
     ]
     return {
         "date": profile.interview_date,

@@ -76,6 +76,8 @@ class MockItem(models.Model):
     seconds_open = models.FloatField(default=0)
     # Capstone self-assessment after the end: {rubric item key: 0 missed, 1 partly, 2 covered}.
     rubric = models.JSONField(default=dict, blank=True)
+    # The capstone's design answer, written during the rehearsal: what the rubric scores.
+    design_answer = models.TextField(blank=True)
 
     class Meta:
         ordering = ["mock", "position"]

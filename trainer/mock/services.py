@@ -26,6 +26,7 @@ from datetime import timedelta
 
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F
+from django.utils import timezone
 
 from problems import attempts, variants
 from problems.engine import EngineError, ParseError
@@ -432,12 +433,48 @@ def record_answer(user, mock_id, position, part_key, text, now):
         return AnswerOutcome(RECORDED, mock=mock, item=item)
 
 
+DESIGN_ANSWER_LIMIT = 20_000  # characters: a long written interview answer, not a document
+
+
+def save_design_answer(user, mock_id, position, text, now):
+    """Keep the capstone's written design answer for problem `position`, while the mock is open
+    (deadline + GRACE); it may be saved again until then. Returns an `AnswerOutcome`: RECORDED,
+    CLOSED, MISSING, or EMPTY with a message (too long, or not a capstone), saving nothing."""
+    text = (text or "").replace("\r\n", "\n").strip()
+    with transaction.atomic():
+        mock = Mock.objects.select_for_update().filter(pk=mock_id, user=user).first()
+        if mock is None:
+            return AnswerOutcome(MISSING)
+        item = mock.items.filter(position=position).first()
+        if item is None:
+            return AnswerOutcome(MISSING, mock=mock)
+        if mock.format != Mock.Format.CAPSTONE:
+            message = "Only the capstone rehearsal asks for a written design."
+            return AnswerOutcome(EMPTY, message, mock=mock, item=item)
+        if is_over(mock, now):
+            if mock.ended_at is None:
+                _end_locked(mock, now, early=False)
+            return AnswerOutcome(CLOSED, mock=mock, item=item)
+        if len(text) > DESIGN_ANSWER_LIMIT:
+            return AnswerOutcome(
+                EMPTY,
+                f"Keep the answer under {DESIGN_ANSWER_LIMIT:,} characters (this one has "
+                f"{len(text):,}); nothing was saved.",
+                mock=mock,
+                item=item,
+            )
+        item.design_answer = text
+        item.save(update_fields=["design_answer"])
+        return AnswerOutcome(RECORDED, mock=mock, item=item)
+
+
 # What the pages show.
 
 
 @dataclass
 class AnswerBox:
-    """One answer box as the running mock shows it: no key, no verdict."""
+    """One answer box as the running mock shows it: no key, no verdict. A recorded box shows
+    what was typed and, if it differs, how it was read (`read_as`), so a slip is visible."""
 
     key: str
     number: int
@@ -447,6 +484,18 @@ class AnswerBox:
     typed: str = ""
     error: str = ""
     note: str = ""
+    recorded_text: str = ""
+    read_as: str = ""
+
+
+def _recorded(box, variant, row):
+    """Fill a box from its stored answer (text, value as read); returns the box."""
+    box.recorded = True
+    box.recorded_text = row.text
+    if row.value is not None:
+        shown = variant.value_text(box.key, row.value)
+        box.read_as = "" if shown == row.text else shown
+    return box
 
 
 @dataclass
@@ -460,42 +509,54 @@ class ItemProgress:
         return self.parts_recorded == self.parts_total
 
 
+def _progress(mock):
+    """Each problem of the mock with how many of its parts are recorded (the problem tabs), and
+    the stored answers {attempt id: {part key: row}}."""
+    items = list(mock.items.select_related("attempt__version__scenario__problem", "problem"))
+    recorded = {}
+    for row in PartAnswer.objects.filter(attempt__mock_item__mock=mock).only(
+        "attempt_id", "part_key", "text", "value"
+    ):
+        recorded.setdefault(row.attempt_id, {})[row.part_key] = row
+    views = []
+    for item in items:
+        variant = variants.attempt_variant(item.attempt)
+        done = recorded.get(item.attempt_id, {})
+        views.append(ItemProgress(item, len(variant.parts), len(set(done) & set(variant.keys))))
+    return views, recorded
+
+
+def progress(mock):
+    """The problem tabs of a running mock (sent again as each part is recorded)."""
+    return _progress(mock)[0]
+
+
 def running_context(mock, position, now, *, part_errors=None):
     """What the page of a running mock shows for problem `position`: the problem's text and
     prompts, which parts are recorded, and the clock. `part_errors` maps a part key to
     (typed text, message) for an answer that was not recorded."""
     part_errors = part_errors or {}
-    items = list(mock.items.select_related("attempt__version__scenario__problem", "problem"))
-    recorded = {}
-    for attempt_id, part_key in PartAnswer.objects.filter(
-        attempt__mock_item__mock=mock
-    ).values_list("attempt_id", "part_key"):
-        recorded.setdefault(attempt_id, set()).add(part_key)
-    views = []
-    current = None
-    for item in items:
-        variant = variants.attempt_variant(item.attempt)
-        done = recorded.get(item.attempt_id, set())
-        views.append(ItemProgress(item, len(variant.parts), len(done & set(variant.keys))))
-        if item.position == position:
-            current = (item, variant, done)
+    views, recorded = _progress(mock)
+    current = next((view.item for view in views if view.item.position == position), None)
     if current is None:
         return None
-    item, variant, done = current
+    item = current
+    variant = variants.attempt_variant(item.attempt)
+    done = recorded.get(item.attempt_id, {})
     parts = []
     for number, part in enumerate(variant.parts, start=1):
         typed, error = part_errors.get(part.key, ("", ""))
-        parts.append(
-            AnswerBox(
-                key=part.key,
-                number=number,
-                prompt=part.prompt,
-                unit=part.unit,
-                recorded=part.key in done,
-                typed=typed,
-                error=error,
-            )
+        box = AnswerBox(
+            key=part.key,
+            number=number,
+            prompt=part.prompt,
+            unit=part.unit,
+            typed=typed,
+            error=error,
         )
+        if part.key in done:
+            _recorded(box, variant, done[part.key])
+        parts.append(box)
     return {
         "mock": mock,
         "items": views,
@@ -503,6 +564,7 @@ def running_context(mock, position, now, *, part_errors=None):
         "problem": item.problem,
         "text": variant.text,
         "parts": parts,
+        "design": {"text": item.design_answer} if mock.format == Mock.Format.CAPSTONE else None,
         "seconds_left": seconds_left(mock, now),
         "grace_seconds": int(GRACE.total_seconds()),
         "previous": views[item.position - 2].item if item.position > 1 else None,
@@ -516,16 +578,17 @@ def answer_box(item, part_key, *, recorded, typed="", error="", note=""):
     number, part = next(
         (number, part) for number, part in enumerate(variant.parts, start=1) if part.key == part_key
     )
-    return AnswerBox(
+    box = AnswerBox(
         key=part.key,
         number=number,
         prompt=part.prompt,
         unit=part.unit,
-        recorded=recorded,
         typed=typed,
         error=error,
         note=note,
     )
+    row = item.attempt.answers.filter(part_key=part_key).first() if recorded else None
+    return _recorded(box, variant, row) if row is not None else box
 
 
 def get_item(mock, position):
@@ -615,15 +678,17 @@ def dashboard_mocks(user, now, limit=5):
 def history_chart(mocks, *, highlight=None):
     """Scores of earlier mocks over time, oldest first, as an SVG bar chart."""
     ordered = sorted(mocks, key=lambda mock: (mock.ended_at, mock.pk))
+    # In the zone the page is shown in (the learner's), like the page's other times.
+    ended = [timezone.localtime(mock.ended_at) for mock in ordered]
     return charts.bar_chart(
         [
             (
-                f"{mock.ended_at:%d %b %H:%M} {mock.get_format_display()}"
+                f"{at:%d %b %H:%M} {mock.get_format_display()}"
                 + (" (this one)" if highlight is not None and mock.pk == highlight.pk else ""),
                 round(100 * (mock.score or 0)),
-                f"{mock.ended_at:%d %b}" if index % 4 == 0 else "",
+                f"{at:%d %b}" if index % 4 == 0 else "",
             )
-            for index, mock in enumerate(ordered)
+            for index, (mock, at) in enumerate(zip(ordered, ended, strict=True))
         ],
         title="Score of each mock, oldest first",
         unit="%",
@@ -638,7 +703,6 @@ class ItemReport:
     item: MockItem
     score: float
     parts: list
-    misconceptions: list
     review: Review | None
     seconds_open: float
     opened_after: float | None
@@ -665,7 +729,6 @@ def report(mock):
                 item=item,
                 score=attempt.score or 0.0,
                 parts=outcomes,
-                misconceptions=[part for part in outcomes if part.misconception],
                 review=getattr(attempt, "review", None),
                 seconds_open=item.seconds_open,
                 opened_after=_after(mock, item.first_opened_at),

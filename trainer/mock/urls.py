@@ -12,6 +12,11 @@ urlpatterns = [
         views.answer,
         name="mock-answer",
     ),
+    path(
+        "<int:mock_id>/problems/<int:position>/design/",
+        views.design_answer,
+        name="mock-design",
+    ),
     path("<int:mock_id>/finish/", views.finish, name="mock-finish"),
     path("<int:mock_id>/report/", views.report, name="mock-report"),
     path("<int:mock_id>/report/<int:position>/", views.solution, name="mock-solution"),

@@ -1,7 +1,7 @@
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -11,7 +11,6 @@ from problems.variants import mark_regrade_seen
 from trainer.accounts import ratelimit
 from trainer.mock import integrity, services
 from trainer.mock.models import Mock
-from trainer.practice.services import get_profile
 
 
 def _get_mock_for_user(user, mock_id):
@@ -27,15 +26,6 @@ def _report_url(mock):
 
 def _problem_url(mock, position):
     return reverse("mock-problem", args=[mock.pk, position])
-
-
-def _clock(request, context, mock):
-    """The deadline in the learner's time zone, for the page without JavaScript."""
-    profile = get_profile(request.user)
-    context.update(
-        deadline_local=timezone.localtime(mock.deadline, profile.tz), timezone_name=profile.timezone
-    )
-    return context
 
 
 @login_required
@@ -93,7 +83,7 @@ def problem(request, mock_id, position):
     if services.open_problem(mock, position, now) is None:
         raise Http404("no such problem in this mock")
     context = services.running_context(mock, position, now)
-    return render(request, "mock/mock.html", _clock(request, context, mock))
+    return render(request, "mock/mock.html", context)
 
 
 TOO_FAST = "You have sent more than a minute's worth of answers; wait a minute."
@@ -114,7 +104,7 @@ def _too_fast(request, mock, position, part_key, text, now):
     context = services.running_context(
         mock, position, now, part_errors={part_key: (text[:200], TOO_FAST)}
     )
-    return render(request, "mock/mock.html", _clock(request, context, mock), status=429)
+    return render(request, "mock/mock.html", context, status=429)
 
 
 @login_required
@@ -154,7 +144,7 @@ def answer(request, mock_id, position, part_key):
         context = services.running_context(
             mock, position, now, part_errors={part_key: (text[:200], outcome.message)}
         )
-        return render(request, "mock/mock.html", _clock(request, context, mock))
+        return render(request, "mock/mock.html", context)
     part = services.answer_box(
         item,
         part_key,
@@ -163,7 +153,42 @@ def answer(request, mock_id, position, part_key):
         error="" if recorded else outcome.message,
         note=note,
     )
-    return render(request, "mock/mock.html#part", {"mock": mock, "item": item, "part": part})
+    context = {"mock": mock, "item": item, "part": part}
+    if outcome.status == services.RECORDED:
+        context["items"] = services.progress(mock)
+    return render(request, "mock/_answered.html", context)
+
+
+@login_required
+@require_POST
+def design_answer(request, mock_id, position):
+    now = timezone.now()
+    text = request.POST.get("design_answer", "")
+    outcome = services.save_design_answer(request.user, mock_id, position, text, now)
+    if outcome.status == services.MISSING:
+        raise Http404("no such problem in this mock")
+    mock = outcome.mock
+    if outcome.status == services.CLOSED:
+        if request.htmx:
+            response = HttpResponse(status=409)
+            response["HX-Redirect"] = _report_url(mock)
+            return response
+        messages.error(request, "The rehearsal is over: your answer is kept as it was at the end.")
+        return redirect(_report_url(mock))
+    saved = outcome.status == services.RECORDED
+    if not request.htmx:
+        if saved:
+            messages.success(request, "Design answer saved.")
+        else:
+            messages.error(request, outcome.message)
+        return redirect(_problem_url(mock, position))
+    design = {
+        "text": outcome.item.design_answer if saved else text,
+        "saved_at": now if saved else None,
+        "error": "" if saved else outcome.message,
+    }
+    context = {"mock": mock, "item": outcome.item, "design": design}
+    return render(request, "mock/mock.html#design", context, status=200 if saved else 422)
 
 
 @login_required

@@ -1,13 +1,24 @@
 from datetime import timedelta
 
 from django import forms
-from django.utils import timezone
 
+from trainer.accounts.timezones import time_zone_names
 from trainer.practice.models import LearnerProfile
-from trainer.srs.interview import MAX_DAYS_AHEAD
+from trainer.srs import learner_day
+
+INTERVIEW_HORIZON = timedelta(days=2 * 365)
+"""How far ahead an interview date may be: further is a typo (a year 9990), and a plan that long
+says nothing the everyday schedule does not."""
 
 
 class ProfileForm(forms.ModelForm):
+    timezone = forms.ChoiceField(
+        label="Your time zone (days start at your midnight; every time is shown in it)",
+        error_messages={
+            "invalid_choice": "%(value)s is not a time zone name such as Europe/London."
+        },
+    )
+
     class Meta:
         model = LearnerProfile
         fields = [
@@ -20,13 +31,22 @@ class ProfileForm(forms.ModelForm):
         ]
         labels = {
             "scheduler": "Scheduler",
-            "timezone": "Your time zone (days start at your midnight)",
             "daily_new_limit": "New problems per day",
             "daily_review_cap": "Most reviews per day",
             "queue_order": "Order of due reviews",
             "interview_date": "Interview date (optional: plans your reviews up to that day)",
         }
-        widgets = {"interview_date": forms.DateInput(attrs={"type": "date"})}
+        # ISO dates: a date input shows and sends yyyy-mm-dd whatever the site's locale, and
+        # refuses anything else (en-gb's dd/mm/yyyy would come back empty on the next save).
+        widgets = {"interview_date": forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})}
+
+    def __init__(self, *args, now, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.today = learner_day(now, self.instance.tz)
+        self.fields["timezone"].choices = [(name, name) for name in time_zone_names()]
+        self.fields["interview_date"].widget.attrs.update(
+            min=self.today.isoformat(), max=(self.today + INTERVIEW_HORIZON).isoformat()
+        )
 
     def clean_daily_new_limit(self):
         value = self.cleaned_data["daily_new_limit"]
@@ -42,11 +62,15 @@ class ProfileForm(forms.ModelForm):
 
     def clean_interview_date(self):
         value = self.cleaned_data["interview_date"]
-        # A day of slack either way: the learner's today may differ from the server's.
-        latest = timezone.localdate() + timedelta(days=MAX_DAYS_AHEAD - 1)
-        if value is not None and value > latest:
+        if value is None:
+            return value
+        latest = self.today + INTERVIEW_HORIZON
+        if value > latest:
             raise forms.ValidationError(
-                f"Choose an interview date within {MAX_DAYS_AHEAD // 366} years from today "
-                f"(by {latest:%d %B %Y}), or leave it empty."
+                f"Choose a date within two years, by {latest:%-d %B %Y}, or leave it empty."
+            )
+        if value < self.today and value != self.initial.get("interview_date"):
+            raise forms.ValidationError(
+                "That day has passed: choose today or a later day, or leave it empty."
             )
         return value

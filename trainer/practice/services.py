@@ -59,6 +59,15 @@ def get_profile(user):
         return profile
 
 
+def create_profile(sender, user, time_zone, **kwargs):
+    """A new account's profile, in the time zone its browser reported at sign-up."""
+    profile, _ = LearnerProfile.objects.update_or_create(
+        user=user, defaults={"timezone": time_zone}
+    )
+    user.learner_profile = profile
+    return profile
+
+
 def scheduler_for(profile):
     return make_scheduler(profile.scheduler, learner_tz=profile.tz)
 

@@ -324,7 +324,7 @@ def report(request, attempt_id):
 def settings_page(request):
     profile = services.get_profile(request.user)
     before = (profile.scheduler, profile.interview_date, profile.timezone)
-    form = ProfileForm(request.POST or None, instance=profile)
+    form = ProfileForm(request.POST or None, instance=profile, now=timezone.now())
     if request.method == "POST" and form.is_valid():
         profile = form.save()
         if (profile.scheduler, profile.interview_date, profile.timezone) != before:

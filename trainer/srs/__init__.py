@@ -3,7 +3,7 @@ practice queue, interview-date mode and the dashboard's numbers. Pure Python: no
 clock reads (every ``now`` and ``today`` is passed in). See HELP.md for the learner-facing text.
 """
 
-from trainer.srs.dashboard import reviews_per_day, streak, weakest
+from trainer.srs.dashboard import recent_score, reviews_per_day, streak, weakest
 from trainer.srs.days import day_start, learner_day, next_day_start, require_utc
 from trainer.srs.fsrs_scheduler import RATING_FOR_QUALITY, FsrsScheduler, FsrsState
 from trainer.srs.interface import CardState, Mastery, ReviewOutcome, ReviewRecord, Scheduler
@@ -59,6 +59,7 @@ __all__ = [
     "plans_for",
     "queue_card",
     "rated_quality",
+    "recent_score",
     "require_utc",
     "review_quality",
     "reviews_per_day",
