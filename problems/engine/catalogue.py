@@ -29,12 +29,15 @@ class Catalogue:
     - `fields`: entry class -> the attribute names formulas may read (FORMULA_FIELDS).
     - `functions`: name -> callable, the only functions formulas may call besides the engine's
       math builtins.
+    - `units`: entry class -> {field: the unit it reads best in} (optional; for catalogue
+      sheets and messages).
     """
 
     entries: Mapping[str, Mapping[str, object]]
     classes: Mapping[str, type]
     fields: Mapping[type, frozenset[str]]
     functions: Mapping[str, Callable]
+    units: Mapping[type, Mapping[str, str]] = field(default_factory=dict)
     _field_kinds: dict = field(default_factory=dict, compare=False, repr=False)
 
     def keyword_of(self, cls: type) -> str:
@@ -103,4 +106,23 @@ def default_catalogue() -> Catalogue:
         classes={"gpu": catalogue.GPU, "model": catalogue.Model, "format": catalogue.NumberFormat},
         fields=catalogue.FORMULA_FIELDS,
         functions=registry.FUNCTIONS,
+        units=catalogue.FIELD_UNITS,
     )
+
+
+def figure_text(catalogue: Catalogue, entry: object, name: str) -> str:
+    """A catalogue figure written for a learner, in the unit it reads best in ("3,350 GB/s",
+    "989 TFLOPS", "0.515625 B"): whole numbers in full, others to 6 significant figures."""
+    from .numbers import as_number, format_number, in_unit, round_significant
+    from .templates import with_unit
+    from .units import display_unit
+
+    value = getattr(entry, name, None)
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        return "" if value is None else str(value)
+    unit = display_unit(catalogue.units.get(type(entry), {}).get(name, ""))
+    shown = in_unit(value, unit.factor)
+    if shown != shown.to_integral_value():
+        shown = round_significant(shown, 6)
+    number = format_number(as_number(shown), exact=True)
+    return with_unit(number, unit) if unit.text else number

@@ -270,6 +270,19 @@ def with_unit(number: str, unit: UnitSpec) -> str:
         return f"{sign}${digits}{rest if rest[:1] in ('/', '') else ' ' + rest.strip()}"
     if text == "%" or text in TIMES_SIGNS:
         return number + text
-    if unit.noun and number == "1" and text.endswith("s") and len(text) > 2:
-        return f"1 {text.removesuffix('es') if text.endswith(('ches', 'shes')) else text[:-1]}"
+    if number == "1" and text.endswith("s") and len(text) > 2:
+        singular = text.removesuffix("es") if text.endswith(("ches", "shes")) else text[:-1]
+        if unit.noun or _same_unit_word(singular, unit):
+            return f"1 {singular}"
     return f"{number} {text}"
+
+
+def _same_unit_word(singular: str, unit: UnitSpec) -> bool:
+    """Whether a unit written as a plural word ("tokens", "bytes") reads the same singular."""
+    if len(singular) < 3 or not singular.isalpha():
+        return False
+    try:
+        parsed = display_unit(singular)
+    except ParseError:
+        return False
+    return parsed.dimensions == unit.dimensions and parsed.factor == unit.factor
