@@ -40,7 +40,7 @@ from .catalogue import NUMBER, figure_text
 from .errors import EngineError, FormulaError, ParseError
 from .formula import compile_formula
 from .grading import grade_part
-from .numbers import as_number, format_number, in_unit, round_significant
+from .numbers import as_number, format_number, in_unit, round_decimals, round_significant
 from .templates import Display
 from .tolerance import Tolerance
 from .units import display_unit, parse_unit
@@ -48,6 +48,7 @@ from .units import display_unit, parse_unit
 MIN_DISTINCT = 0.95  # a mistake must stay outside the tolerance on this share of seeds
 PROSE_SEEDS = 20  # seeds whose texts are rendered and read for the prose check
 GRADED_PROSE_SEEDS = 5  # of those, seeds whose grading messages are read too
+MIN_AUDITED_ACCEPTANCE = 0.1
 AUDIT_RETRIES = 300  # draws with a never-seen parameter value fixed, before calling it undrawable
 MAX_LISTED = 64  # parameter spaces of at most this many values are audited value by value
 MAX_PAIRS_SHOWN = 6
@@ -93,11 +94,13 @@ _NOT_FIGURES = frozenset({"key", "name", "source"})
 _SAME_FIGURE = {
     "interconnect_bandwidth_per_direction": "interconnect_bandwidth",
     "bits_per_element": "bytes_per_element",
-    "element_bits": "bytes_per_element",
     "price_per_second_default": "price_per_hour_default",
     "price_per_second_low": "price_per_hour_low",
     "price_per_second_high": "price_per_hour_high",
 }
+# Figures a learner computes from others that are shown: a block-scaled format's bits per
+# element are its element bits plus its scale bits over its block size.
+_COMPUTED_FROM = {"bytes_per_element": ("element_bits", "block_size", "scale_bits")}
 # Figures that equal another one unless the model has the feature that sets them apart
 # (sliding-window layers, MLA's separate head widths, an FP16 peak unlike the BF16 one).
 _EQUAL_FIGURE = {
@@ -105,6 +108,7 @@ _EQUAL_FIGURE = {
     "qk_head_dim": "head_dim",
     "v_head_dim": "head_dim",
     "fp16_flops": "bf16_flops",
+    "element_bits": "bits_per_element",
 }
 _POOLED_LINK_FIELDS = frozenset({"interconnect_bandwidth", "interconnect_bandwidth_per_direction"})
 # Name words that mark a value as a share of a whole: it lies in [0, 1].
@@ -170,7 +174,7 @@ class Linter:
             **dict.fromkeys(self._part, NUMBER),
         }
         self._closures: dict[frozenset, frozenset] = {}
-        self._relative = self._relative_tolerances()
+        self._tolerances = self._derived_tolerances()
         self._probes = {part.key: self._rounding_probes(part) for part in scenario.parts}
         self._results = [_result_flags(step) for step in scenario.steps]
         self._step_formats: dict[str, object] = {}
@@ -248,25 +252,26 @@ class Linter:
                     raw = env[part.key]
                 typed = self._typed(part, raw, mode, steps)
                 key = part.unit.from_base(env[part.key])
-                if not part.tolerance.accepts(typed, key):
+                if failed & set(part.uses):
+                    failed.add(part.key)  # built on a wrong answer: error carried forward
+                elif not part.tolerance.accepts(typed, key):
                     failed.add(part.key)
-                    if not failed & set(part.uses):
-                        carried_text = ", ".join(
-                            f"{name} = {_plain(self._part[name].unit.from_base(carried[name]))}"
-                            for name in part.uses
-                        )
-                        self._error(
-                            seed,
-                            part.key,
-                            "rounded-learner",
-                            f"a learner who carries {mode} types {_plain(typed)} "
-                            f"{part.unit.text}".rstrip()
-                            + f"{' (from ' + carried_text + ')' if carried_text else ''}, which "
-                            f"is not accepted: the key is {_plain(key)} {part.unit.text}, "
-                            f"{part.tolerance.describe()}. Widen the tolerance or show the "
-                            "earlier numbers to more figures",
-                            ("rounded-learner", part.key, mode),
-                        )
+                    carried_text = ", ".join(
+                        f"{name} = {_plain(self._part[name].unit.from_base(carried[name]))}"
+                        for name in part.uses
+                    )
+                    self._error(
+                        seed,
+                        part.key,
+                        "rounded-learner",
+                        f"a learner who carries {mode} types {_plain(typed)} "
+                        f"{part.unit.text}".rstrip()
+                        + f"{' (from ' + carried_text + ')' if carried_text else ''}, which "
+                        f"is not accepted: the key is {_plain(key)} {part.unit.text}, "
+                        f"{part.tolerance.describe()}. Widen the tolerance or show the "
+                        "earlier numbers to more figures",
+                        ("rounded-learner", part.key, mode),
+                    )
                 carried[part.key] = part.unit.to_base(typed)
 
     def _typed(self, part, raw_base: float, mode: str, steps) -> float:
@@ -282,7 +287,7 @@ class Linter:
             return value
         in_display = raw_base / unit.factor if unit is not None else raw_base
         if placeholder.decimals is not None:
-            rounded = round(in_display, placeholder.decimals)
+            rounded = float(round_decimals(in_display, placeholder.decimals))
         else:
             rounded = _rounded(in_display, placeholder.significant or LEARNER_FIGURES)
         return part.unit.from_base(rounded * unit.factor if unit is not None else rounded)
@@ -349,11 +354,19 @@ class Linter:
         if part is not None:
             tolerance, unit = part.tolerance, part.unit
         else:
-            tolerance = Tolerance(relative=self._relative.get(placeholder.name, 0.01))
-            unit = record.unit or display_unit("")
-        shown_value = unit.from_base(displayed)
-        if tolerance.accepts(unit.from_base(redone), shown_value):
+            # An intermediate value: held to its parts' tolerance (a derived value), or the
+            # relative tolerance of the part the step concludes (an expression), in base units.
+            concluded = self._part.get(step.concludes)
+            fallback = (
+                Tolerance(relative=concluded.tolerance.relative or 0.01)
+                if concluded
+                else Tolerance()
+            )
+            tolerance = self._tolerances.get(placeholder.name, fallback)
+            unit = display_unit("")
+        if tolerance.accepts(unit.from_base(redone), unit.from_base(displayed)):
             return
+        unit = unit if part is not None else (record.unit or display_unit(""))
         operands = ", ".join(
             f"{name} = {_plain(_display_of(name, value, variant))}"
             for name, value in sorted(overrides.items())
@@ -392,6 +405,17 @@ class Linter:
         self._closures[names] = result
         return result
 
+    def _derived_closure(self, names) -> set[str]:
+        """The derived values `names` are computed from, not looking through earlier parts."""
+        seen: set[str] = set()
+        stack = [name for name in names if name in self._derived]
+        while stack:
+            name = stack.pop()
+            if name not in seen:
+                seen.add(name)
+                stack.extend(n for n in self._derived[name].names if n in self._derived)
+        return seen
+
     def _recompute(self, env: Mapping, overrides: dict) -> dict:
         """`env` with `overrides` and every derived value and key computed from them redone."""
         local = dict(env)
@@ -403,15 +427,28 @@ class Linter:
                 changed.add(name)
         return local
 
-    def _relative_tolerances(self) -> dict[str, float]:
-        """For each derived value, the tightest relative tolerance of the parts built on it."""
-        tightest: dict[str, float] = {}
+    def _derived_tolerances(self) -> dict[str, Tolerance]:
+        """For each derived value, the tolerance of the parts built on it, in base units: the
+        tightest relative one, or where they have only absolute ones (a count, a probability
+        within ±0.01) the tightest of those."""
+        relative: dict[str, float] = {}
+        absolute: dict[str, float] = {}
         for part in self.parts:
-            relative = part.tolerance.relative or 0.01
             for name in self._closure(part.answer.names):
-                if name in self._derived:
-                    tightest[name] = min(tightest.get(name, 1.0), relative)
-        return tightest
+                if name not in self._derived:
+                    continue
+                if part.tolerance.relative:
+                    relative[name] = min(relative.get(name, 1.0), part.tolerance.relative)
+                elif part.tolerance.absolute:
+                    width = part.tolerance.absolute * part.unit.factor
+                    absolute[name] = min(absolute.get(name, math.inf), width)
+        tolerances = {}
+        for name in self._derived:
+            if name in relative:
+                tolerances[name] = Tolerance(relative=relative[name])
+            elif name in absolute:
+                tolerances[name] = Tolerance(relative=0.0, absolute=absolute[name])
+        return tolerances
 
     # 3. Mistakes stay mistakes.
 
@@ -486,9 +523,9 @@ class Linter:
         """(tag, formula's name, formula with one rounding reversed) for every floor/ceil in the
         part's key or the derived values it is computed from."""
         probes = []
-        containers = [part.key] + sorted(
-            name for name in self._closure(part.answer.names) - {part.key} if name in self._derived
-        )
+        # Roundings in the part's own key and the derived values it reads directly (an earlier
+        # part's rounding is that part's mistake, carried forward).
+        containers = [part.key] + sorted(self._derived_closure(part.answer.names))
         for container in containers:
             formula = part.answer if container == part.key else self._derived[container]
             tree = ast.parse(formula.source, mode="eval")
@@ -602,6 +639,9 @@ class Linter:
                 used_assumptions.add((param, field) if (param, field) in assumed else (param, None))
                 continue
             entries = list(record["entries"].values())
+            sources = _COMPUTED_FROM.get(field, ())
+            if sources and all((param, source) in self._shown_fields for source in sources):
+                continue
             if (
                 field in _NAMED_BY_FORMAT
                 and param in shown_names
@@ -787,8 +827,10 @@ class Linter:
                 }
             )
         by_index = {entry["index"]: entry for entry in audit}
-        # Listed values the constraints never let through.
-        for position, param in enumerate(listed):
+        # Listed values the constraints never let through (not worth asking where the
+        # constraints accept so little that the acceptance check fails anyway).
+        rate = sum(accepted) / max(total, 1)
+        for position, param in enumerate(listed if rate >= MIN_AUDITED_ACCEPTANCE else ()):
             seen = {values[position] for (values, _), ok in zip(draws, accepted, strict=True) if ok}
             for value in _listed_values(param):
                 if _value_key(param.to_base(value)) in seen:
@@ -902,17 +944,18 @@ def _canonical(entry, field: str) -> str:
     field = _SAME_FIGURE.get(field, field)
     other = _EQUAL_FIGURE.get(field)
     if other is not None and getattr(entry, field, None) == getattr(entry, other, None):
-        return other
+        return _SAME_FIGURE.get(other, other)
     return field
 
 
 def _rounded(value: float, figures: int) -> float:
-    """`value` as a learner writes it: whole numbers in full, others to `figures` figures."""
+    """`value` as a learner writes it: whole numbers in full, others to `figures` figures,
+    rounded half up as people round (144.5 -> 145)."""
     if value == 0 or not math.isfinite(value):
         return value
     if value == int(value) and abs(value) < 1e15:
         return value
-    return float(f"{value:.{figures - 1}e}")
+    return float(round_significant(value, figures))
 
 
 def _plain(value: float) -> str:
@@ -1087,13 +1130,10 @@ def _one_plural(template, records) -> str | None:
     for record, following in _following(template, records):
         if record.number_text != "1":
             continue
-        shown = record.text
-        if shown != "1":
-            words = shown.split()
-            word = words[-1] if len(words) > 1 else ""
-        else:
-            match = re.match(r"\s+([A-Za-z][A-Za-z-]*)", following)
-            word = match[1] if match else ""
+        if record.text != "1":
+            continue  # shown with its unit, which with_unit already puts in the singular
+        match = re.match(r"\s+([A-Za-z][A-Za-z-]*)", following)
+        word = match[1] if match else ""
         if _plural(word):
             return f"'1 {word}': one takes the singular"
     return None
