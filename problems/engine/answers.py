@@ -55,7 +55,7 @@ _NUMBER = re.compile(
     )
     (?:
         \s*(?P<word>thousand|million|billion|trillion)\b
-      | (?P<suffix>[kKM])(?![A-Za-zµμ])
+      | (?P<suffix>(?-i:[kKM]))(?![A-Za-zµμ])
     )?
     \s*(?P<rest>.*?)\s*$""",
     re.VERBOSE | re.IGNORECASE | re.DOTALL,
