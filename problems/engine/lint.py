@@ -41,13 +41,14 @@ from .errors import EngineError, FormulaError, ParseError
 from .formula import compile_formula
 from .grading import grade_part
 from .numbers import as_number, format_number, in_unit, round_decimals, round_significant
-from .templates import Display
+from .templates import Display, with_unit
 from .tolerance import Tolerance
 from .units import display_unit, parse_unit
 
 MIN_DISTINCT = 0.95  # a mistake must stay outside the tolerance on this share of seeds
 PROSE_SEEDS = 20  # seeds whose texts are rendered and read for the prose check
 GRADED_PROSE_SEEDS = 5  # of those, seeds whose grading messages are read too
+AUDIT_DRAWS = 500  # first-attempt draws the constraints audit evaluates in full
 MIN_AUDITED_ACCEPTANCE = 0.1
 AUDIT_RETRIES = 300  # draws with a never-seen parameter value fixed, before calling it undrawable
 MAX_LISTED = 64  # parameter spaces of at most this many values are audited value by value
@@ -202,7 +203,10 @@ class Linter:
             self._prose(variant, seed, steps)
 
     def finish(self) -> dict:
-        """Rates and audits over all seeds: the report's extra fields."""
+        """Rates and audits over all seeds: the report's extra fields (none when no seed drew a
+        variant: the draw errors say what to fix first)."""
+        if not self.drawn:
+            return {"mistakes": [], "constraints": []}
         mistakes = []
         for (part, tag), (distinct, seed, origin, applied) in self._mistakes.items():
             rate = distinct / max(applied, 1)
@@ -808,7 +812,7 @@ class Linter:
             if param.space != "value" and (param.count() or MAX_LISTED + 1) <= MAX_LISTED
         ]
         draws = []  # (values of the listed parameters, results per constraint)
-        for seed in range(self.seeds):
+        for seed in range(min(self.seeds, AUDIT_DRAWS)):
             env, displays = _draw_params(scenario, seed, 0)
             results = self._constraint_results(env, displays)
             draws.append((tuple(_value_key(env[p.name]) for p in listed), results))
@@ -1204,7 +1208,7 @@ def _value_text(param, value) -> str:
         return name
     unit = param.unit
     number = format_number(value)
-    return f"{number} {unit.text}".rstrip() if unit is not None and unit.text else number
+    return with_unit(number, unit) if unit is not None and unit.text else number
 
 
 def _key_text(param, key) -> str:

@@ -162,8 +162,9 @@ def test_a_misconception_equal_to_the_key_on_every_seed_fails_and_is_warned_abou
     assert any("'same-thing' equals the key on every seed" in w for w in report["warnings"])
     (error,) = report["errors"]
     assert error["check"] == "mistakes" and error["part"] == "kv_per_token"
-    assert "'same-thing' falls within the tolerance of the key on 100.0% of 200 seeds" in (
-        error["message"]
+    assert (
+        "'same-thing' falls within the tolerance of the key on 100.0% of 200 seeds"
+        in (error["message"])
     )
 
 

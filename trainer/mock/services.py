@@ -545,6 +545,7 @@ def running_context(mock, position, now, *, part_errors=None):
         "item": item,
         "problem": item.problem,
         "text": variant.text,
+        "sheets": variant.catalogue_sheets(),
         "parts": parts,
         "seconds_left": seconds_left(mock, now),
         "grace_seconds": int(GRACE.total_seconds()),

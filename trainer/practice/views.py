@@ -36,6 +36,7 @@ def _question_context(request, profile, now):
             attempt=attempt,
             problem=queue.card.problem,
             text=variant.text,
+            sheets=variant.catalogue_sheets(),
             parts=[{"key": p.key, "prompt": p.prompt, "unit": p.unit} for p in variant.parts],
         )
     return context
@@ -92,7 +93,12 @@ def answer(request, attempt_id):
     attempt = submission.attempt
     variant = attempt_variant(attempt)
     problem = attempt.version.scenario.problem
-    context = {"attempt": attempt, "problem": problem, "text": variant.text}
+    context = {
+        "attempt": attempt,
+        "problem": problem,
+        "text": variant.text,
+        "sheets": variant.catalogue_sheets(),
+    }
     if not submission.accepted:
         typed = {part.key: part.text for part in submission.parts}
         context.update(
