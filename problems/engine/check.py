@@ -10,12 +10,11 @@ For each seed 0..seeds-1 the scenario is drawn and checked:
   key is computed from), so the learner computes with what is on screen;
 - each part has a worked step that concludes it, and the number that step shows, read back by
   the answer parser, grades correct;
-- misconceptions: the share of seeds on which one coincides with the key (allowed; it is
-  suppressed there) is reported, and a warning names two explicit ones (the part's own or
-  `use:` entries) that give the same value. One that coincides with an automatic unit-level
-  entry (bits/bytes, GB/GiB, ms/s, %) is not warned about: the part's entry comes first and wins
-  by design, which is the better diagnosis.
-
+- misconceptions: the share of seeds on which one coincides with the key is reported (the
+  linter fails it above 5%), and a warning names two explicit ones (the part's own or `use:`
+  entries) that give the same value. One that coincides with an automatic unit-level entry
+  (bits/bytes, GB/GiB, ms/s, %) is not warned about: the part's entry comes first and wins by
+  design, which is the better diagnosis.
 
 The linter (`problems.engine.lint`) runs on the same draws and adds the checks that play the
 learner: the rounded learner, worked-step arithmetic, mistakes that stay mistakes (with the rate

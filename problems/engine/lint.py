@@ -13,12 +13,14 @@ still be marked wrong:
 3. **mistakes**: every misconception (the part's own, the library's, the automatic unit-level
    ones), the opposite rounding of each floor/ceil count and, for a percentage, the complement
    (1 − x) and 100% fall outside the tolerance on at least 95% of seeds; the rate of each is
-   reported.
+   reported. The opposite rounding counts where it moves the key (see `ROUNDING_NOISE`).
 4. **stated-inputs**: every catalogue figure a key depends on (found by tracing the estimator's
    reads of the drawn GPU, model and format) is shown in the question or declared under
    `assumed:`, and every parameter and given value a key depends on is shown.
-5. **physical-bounds**: efficiencies, utilisations and hit rates lie in [0, 100%], and no
-   formula computes with the pooled interconnect figure of a GPU whose links do not pool.
+5. **physical-bounds**: efficiencies, utilisations and hit rates (by their names, or computed
+   by the estimator's utilisation, fraction, hit-rate and attainment functions) lie in
+   [0, 100%], and no formula computes with the pooled interconnect figure of a GPU whose links
+   do not pool.
 6. **prose**: texts, prompts, steps and feedback, rendered for a sample of seeds, have no
    doubled words, no "1 GPUs", no "(s)" and no unit repeated after a number that carries it.
 7. **constraints**: per constraint, the share of draws it rejects and the pairs of parameter
@@ -49,7 +51,7 @@ MIN_DISTINCT = 0.95  # a mistake must stay outside the tolerance on this share o
 PROSE_SEEDS = 20  # seeds whose texts are rendered and read for the prose check
 GRADED_PROSE_SEEDS = 5  # of those, seeds whose grading messages are read too
 AUDIT_DRAWS = 500  # first-attempt draws the constraints audit evaluates in full
-MIN_AUDITED_ACCEPTANCE = 0.1
+MIN_AUDITED_ACCEPTANCE = 0.1  # below it the acceptance check fails; values are not audited
 AUDIT_RETRIES = 300  # draws with a never-seen parameter value fixed, before calling it undrawable
 MAX_LISTED = 64  # parameter spaces of at most this many values are audited value by value
 MAX_PAIRS_SHOWN = 6
@@ -126,6 +128,8 @@ _FRACTION_WORDS = frozenset(
         "acceptance",
     }
 )
+# Registered functions whose result is a share of a whole, by a word of their name.
+_SHARE_FUNCTION_WORDS = ("utilization", "utilisation", "fraction", "hit_rate", "attainment")
 # Registered functions that return a count rounded up or down.
 ROUNDING_FUNCTIONS = {
     "gpus_needed": "ceil",
@@ -688,9 +692,29 @@ class Linter:
             param = self._params.get(name)
             if param is not None and param.is_catalogue:
                 continue
-            if _FRACTION_WORDS & set(name.lower().split("_")):
+            if _FRACTION_WORDS & set(name.lower().split("_")) or self._shares(name):
                 names.append(name)
         return names
+
+    def _shares(self, name: str) -> bool:
+        """Whether a value is a registered function's share of a whole (a utilisation, a hit
+        rate, an attainment, a fraction), so the estimator's limits bound it to [0, 1]."""
+        formula = self._derived.get(name)
+        if formula is None and name in self._part:
+            formula = self._part[name].answer
+        if formula is None:
+            formula = next((g.formula for g in self.scenario.given if g.name == name), None)
+        if formula is None:
+            return False
+        try:
+            body = ast.parse(formula.source, mode="eval").body
+        except SyntaxError:
+            return False
+        return (
+            isinstance(body, ast.Call)
+            and isinstance(body.func, ast.Name)
+            and any(word in body.func.id for word in _SHARE_FUNCTION_WORDS)
+        )
 
     def _pooled_link_reads(self) -> list[tuple[str, str, str]]:
         """(where, parameter, field): formulas that compute with a GPU's pooled link figure."""
@@ -706,7 +730,7 @@ class Linter:
 
     def _bounds(self, variant, seed) -> None:
         env = variant.env
-        for name in self._fraction_values_cached():
+        for name in self._fraction_names:
             value = env.get(name)
             if isinstance(value, (int, float)) and not 0 <= value <= 1 + 1e-12:
                 self._error(
@@ -731,9 +755,6 @@ class Linter:
                     "collective_bandwidth_per_direction(gpu, gpus)",
                     ("physical-bounds", where, field),
                 )
-
-    def _fraction_values_cached(self):
-        return self._fraction_names
 
     # 6. Prose.
 

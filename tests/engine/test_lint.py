@@ -264,3 +264,27 @@ def test_a_listed_value_the_constraints_never_let_through_fails_and_pairs_are_au
     assert check_scenario(
         scenario(parts, params=params, text=text, constraints=constraints), seeds=300
     )["ok"]
+
+
+def test_a_share_computed_by_the_estimator_above_100_percent_is_an_impossible_premise():
+    # A dashboard figure no H100 can reach: at 150,000 tok/s Llama-3-8B needs more than the peak.
+    parts = [
+        {
+            "key": "dashboard",
+            "prompt": "MFU?",
+            "unit": "%",
+            "answer": "model_flops_utilization(model, gpu, rate)",
+        }
+    ]
+    params = {
+        "model": {"model": ["llama-3-8b"]},
+        "gpu": {"gpu": ["h100-sxm"]},
+        "rate": {"values": [10000, 30000, 150000], "unit": "tok/s"},
+    }
+    text = "{model} on one {gpu} ({gpu.bf16_flops:TFLOPS}) makes {rate}."
+    broken = scenario(
+        parts, params=params, text=text, catalogue=default_catalogue(), assumed=["model"]
+    )
+    (error,) = only(check_scenario(broken, seeds=60), "physical-bounds")
+    # Found by the function that computes it, not by the part's name.
+    assert error["part"] == "dashboard" and error["message"].startswith("'dashboard' is 2.277 (")

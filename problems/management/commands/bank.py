@@ -111,7 +111,9 @@ class Command(BaseCommand):
                         "version": version,
                         "ok": False,
                         "seeds_checked": 0,
-                        "errors": [{"seed": None, "part": None, "message": str(error)}],
+                        "errors": [
+                            {"seed": None, "part": None, "message": str(error), "check": "schema"}
+                        ],
                     }
                 entry["scenarios"].append(result)
                 report["ok"] = report["ok"] and result["ok"]
