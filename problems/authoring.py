@@ -704,6 +704,8 @@ def _seed_reasons(scenario, where, seeds):
             at.append(f"seed {entry['seed']}")
         if entry["part"]:
             at.append(f"part '{entry['part']}'")
+        if entry.get("check"):
+            at.append(f"check {entry['check']}")
         reasons.append(f"{where}{' (' + ', '.join(at) + ')' if at else ''}: {entry['message']}")
     return reasons
 

@@ -714,7 +714,8 @@ params:
   context: {values: [4096, 8192, 16384]}
   users: {int: [10, 100], step: 10}
 text: |
-  You serve {model} to {users} users, each holding {context} tokens, with the KV cache in
+  You serve {model} ({model.layers} layers, {model.kv_heads} KV heads of dimension
+  {model.head_dim}) to {users} users, each holding {context} tokens, with the KV cache in
   {kv_format}.
 parts:
   - key: kv_total

@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from problems import sheets
 from trainer import views
 from trainer.dashboard import views as dashboard_views
 from trainer.practice import views as practice_views
@@ -13,6 +14,7 @@ urlpatterns = [
     path("plan/", include("trainer.plan.urls")),
     path("mock/", include("trainer.mock.urls")),
     path("author/", include("problems.urls")),
+    path("catalogue/<str:kind>/<str:key>/", sheets.sheet, name="catalogue-sheet"),
     path("accounts/", include("trainer.accounts.urls")),
     path("admin/", admin.site.urls),
 ]

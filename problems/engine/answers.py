@@ -35,6 +35,8 @@ _SPACES = str.maketrans(
 )
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
 _SCALE_WORDS = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12}
+_SUFFIXES = {"k": 3, "K": 3, "M": 6}  # "13.9k", "1.2M": attached to the number
+_DECIMAL_PREFIXES = {"k": 3, "M": 6, "G": 9, "T": 12, "P": 15}
 
 _NUMBER = re.compile(
     r"""^
@@ -51,7 +53,10 @@ _NUMBER = re.compile(
           | \s*(?:[x×*·⋅])\s*10(?P<superscript_exponent>[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)
         )?
     )
-    (?:\s*(?P<word>thousand|million|billion|trillion)\b)?
+    (?:
+        \s*(?P<word>thousand|million|billion|trillion)\b
+      | (?P<suffix>(?-i:[kKM]))(?![A-Za-zµμ])
+    )?
     \s*(?P<rest>.*?)\s*$""",
     re.VERBOSE | re.IGNORECASE | re.DOTALL,
 )
@@ -98,7 +103,53 @@ def parse_answer(text: str, unit: UnitSpec | str) -> float:
     unit_text = ("$" + rest) if match["currency"] else rest
     if unit_text.startswith("$") and match["currency"] and rest.startswith("$"):
         raise ParseError(f"'{cleaned}' has two dollar signs.")
+    if _scale(match) and not unit_text.strip():
+        value = _scaled_count(value, _scale(match), part_unit, cleaned)
     return _convert(value, unit_text.strip(), part_unit, cleaned)
+
+
+def _scale(match: re.Match) -> int:
+    """The power of ten of a scale word ("million") or suffix ("k") after the number, or 0."""
+    if match["word"]:
+        return _SCALE_WORDS[match["word"].lower()]
+    if match["suffix"]:
+        return _SUFFIXES[match["suffix"]]
+    return 0
+
+
+def _scaled_count(value: float, power: int, part_unit: UnitSpec, cleaned: str) -> float:
+    """A scaled number typed without a unit ("3.94 million") for a part in a prefixed unit.
+
+    "3.94 million" in a part in Mtok counts tokens, so it is 3.94 Mtok, not 3.94 million Mtok;
+    likewise "1.2 billion" in GB. Where the scale and the unit's prefix differ ("2.5k" in
+    TFLOP) the learner's meaning is unclear, so they are asked to write the unit.
+    """
+    prefix = _unit_prefix(part_unit)
+    if prefix is None:
+        return value
+    if prefix == power:
+        return value / 10.0**power
+    raise ParseError(
+        f"'{cleaned}': this part is in {part_unit.text}; write the unit too (for example "
+        f"'{cleaned} {part_unit.text}') so that it is clear which unit the scale applies to."
+    )
+
+
+def _unit_prefix(part_unit: UnitSpec) -> int | None:
+    """The power of ten of a part unit's leading decimal prefix (6 for Mtok, 9 for GB/s)."""
+    text = part_unit.text
+    if part_unit.noun or len(text) < 2 or text[0] not in _DECIMAL_PREFIXES:
+        return None
+    if not (text[1].isalpha() and text[1] != "i"):
+        return None
+    try:
+        bare = parse_unit(text[1:])
+    except ParseError:
+        return None
+    power = _DECIMAL_PREFIXES[text[0]]
+    if bare.dimensions != part_unit.dimensions:
+        return None
+    return power if math.isclose(part_unit.factor, bare.factor * 10.0**power) else None
 
 
 def _comma_message(cleaned: str) -> str:
@@ -118,8 +169,7 @@ def _number_value(match: re.Match, cleaned: str) -> float:
         or "0"
     )
     exponent = int(exponent_text)
-    if match["word"]:
-        exponent += _SCALE_WORDS[match["word"].lower()]
+    exponent += _scale(match)
     if abs(exponent) > MAX_EXPONENT:
         raise ParseError(f"'{cleaned}' is out of range (the exponent is over {MAX_EXPONENT}).")
     mantissa = match["mantissa"]

@@ -29,12 +29,15 @@ class Catalogue:
     - `fields`: entry class -> the attribute names formulas may read (FORMULA_FIELDS).
     - `functions`: name -> callable, the only functions formulas may call besides the engine's
       math builtins.
+    - `units`: entry class -> {field: the unit it reads best in} (optional; for catalogue
+      sheets and messages).
     """
 
     entries: Mapping[str, Mapping[str, object]]
     classes: Mapping[str, type]
     fields: Mapping[type, frozenset[str]]
     functions: Mapping[str, Callable]
+    units: Mapping[type, Mapping[str, str]] = field(default_factory=dict)
     _field_kinds: dict = field(default_factory=dict, compare=False, repr=False)
 
     def keyword_of(self, cls: type) -> str:
@@ -103,4 +106,5 @@ def default_catalogue() -> Catalogue:
         classes={"gpu": catalogue.GPU, "model": catalogue.Model, "format": catalogue.NumberFormat},
         fields=catalogue.FORMULA_FIELDS,
         functions=registry.FUNCTIONS,
+        units=catalogue.FIELD_UNITS,
     )

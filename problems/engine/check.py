@@ -10,19 +10,29 @@ For each seed 0..seeds-1 the scenario is drawn and checked:
   key is computed from), so the learner computes with what is on screen;
 - each part has a worked step that concludes it, and the number that step shows, read back by
   the answer parser, grades correct;
-- misconceptions: the share of seeds on which one coincides with the key (allowed; it is
-  suppressed there) is reported, and a warning names two explicit ones (the part's own or
-  `use:` entries) that give the same value. One that coincides with an automatic unit-level
-  entry (bits/bytes, GB/GiB, ms/s, %) is not warned about: the part's entry comes first and wins
-  by design, which is the better diagnosis.
+- misconceptions: the share of seeds on which one coincides with the key is reported (the
+  linter fails it above 5%), and a warning names two explicit ones (the part's own or `use:`
+  entries) that give the same value. One that coincides with an automatic unit-level entry
+  (bits/bytes, GB/GiB, ms/s, %) is not warned about: the part's entry comes first and wins by
+  design, which is the better diagnosis.
+
+The linter (`problems.engine.lint`) runs on the same draws and adds the checks that play the
+learner: the rounded learner, worked-step arithmetic, mistakes that stay mistakes (with the rate
+of each), stated inputs, physical bounds, prose and the constraints audit.
 
 The report is JSON-able: ``{"key", "version", "ok", "seeds_checked", "errors": [{"seed",
-"part", "message"}], "warnings", "coincidences", "acceptance_rate"}``.
+"part", "message", "check", "explanation"}], "warnings", "coincidences", "acceptance_rate",
+"mistakes", "constraints"}``. Each error names the check that found it, carries a one-line
+explanation and the first seed that reproduces it (None when no one seed does).
 """
+
+import re
+from functools import lru_cache
 
 from .answers import parse_answer
 from .errors import EngineError, FormulaError, ParseError, SamplingError
 from .grading import CORRECT, grade_part
+from .lint import EXPLANATIONS, Linter
 from .solution_numbers import check_solution_numbers
 from .units import display_unit
 from .variant import MAX_ATTEMPTS, draw_variant
@@ -41,11 +51,17 @@ class _Report:
         self.errors: dict[tuple, dict] = {}
         self.warnings: list[str] = []
 
-    def error(self, seed, part, message, category=None):
+    def error(self, seed, part, message, category=None, check="key"):
         key = (part, category or message)
         entry = self.errors.get(key)
         if entry is None:
-            self.errors[key] = {"seed": seed, "part": part, "message": message, "count": 1}
+            self.errors[key] = {
+                "seed": seed,
+                "part": part,
+                "message": message,
+                "check": check,
+                "count": 1,
+            }
         else:
             entry["count"] += 1
 
@@ -55,7 +71,15 @@ class _Report:
             message = entry["message"]
             if entry["count"] > 1:
                 message += f" (on {entry['count']} of {self.seeds} seeds)"
-            listed.append({"seed": entry["seed"], "part": entry["part"], "message": message})
+            listed.append(
+                {
+                    "seed": entry["seed"],
+                    "part": entry["part"],
+                    "message": message,
+                    "check": entry["check"],
+                    "explanation": EXPLANATIONS.get(entry["check"], ""),
+                }
+            )
         return listed
 
 
@@ -67,15 +91,16 @@ def check_scenario(scenario, seeds: int = 1000, progress=None) -> dict:
     """
     report = _Report(scenario, seeds)
     _static_checks(scenario, report)
-    coincide: dict[tuple[str, str], int] = {}
-    collide: dict[tuple[str, str, str], int] = {}
+    linter = Linter(scenario, report, seeds)
     attempts = 0
     drawn = 0
     for seed in range(seeds):
         try:
             variant = draw_variant(scenario, seed)
         except (SamplingError, FormulaError) as error:
-            report.error(seed, None, error.message, category=("draw", type(error).__name__))
+            report.error(
+                seed, None, error.message, category=("draw", type(error).__name__), check="draw"
+            )
             if isinstance(error, SamplingError):
                 attempts += MAX_ATTEMPTS
         else:
@@ -83,16 +108,18 @@ def check_scenario(scenario, seeds: int = 1000, progress=None) -> dict:
             attempts += variant.attempts
             _check_shown_exactly(variant, seed, report)
             for part in scenario.parts:
-                _check_part(variant, part, seed, report, coincide, collide)
-            _check_steps(variant, seed, report)
+                _check_part(variant, part, seed, report)
+            steps = _check_steps(variant, seed, report)
+            linter.visit(variant, seed, steps)
             check_solution_numbers(variant, seed, report)
         if progress is not None and (seed + 1) % PROGRESS_EVERY == 0:
             progress(seed + 1, seeds)
     if progress is not None and seeds % PROGRESS_EVERY:
         progress(seeds, seeds)
+    extra = linter.finish()
     coincidences = [
         {"part": part, "tag": tag, "fraction": count / max(drawn, 1)}
-        for (part, tag), count in coincide.items()
+        for (part, tag), count in linter.coincide.items()
     ]
     for entry in coincidences:
         if entry["fraction"] == 1:
@@ -100,7 +127,7 @@ def check_scenario(scenario, seeds: int = 1000, progress=None) -> dict:
                 f"part '{entry['part']}': misconception '{entry['tag']}' equals the key on every "
                 "seed, so it can never fire"
             )
-    for (part, first, second), count in collide.items():
+    for (part, first, second), count in linter.collide.items():
         report.warnings.append(
             f"part '{part}': misconceptions '{first}' and '{second}' give the same value on "
             f"{count} of {drawn} seeds ('{first}' is reported there)"
@@ -114,6 +141,7 @@ def check_scenario(scenario, seeds: int = 1000, progress=None) -> dict:
             f"the constraints accept only {rate:.1%} of draws, so about one draw in "
             f"{1 / failure:,.0f} would find no variant within {MAX_ATTEMPTS} attempts; widen the "
             "parameter space or relax the constraints",
+            check="acceptance",
         )
     errors = report.error_list()
     return {
@@ -125,6 +153,7 @@ def check_scenario(scenario, seeds: int = 1000, progress=None) -> dict:
         "warnings": report.warnings,
         "coincidences": coincidences,
         "acceptance_rate": rate,
+        **extra,
     }
 
 
@@ -149,6 +178,7 @@ def _static_checks(scenario, report) -> None:
                 part.key,
                 f"no worked step concludes part '{part.key}': end a step with {{{part.key}}} "
                 f"or give it `concludes: {part.key}`",
+                check="steps",
             )
 
 
@@ -160,7 +190,9 @@ def _check_shown_exactly(variant, seed, report) -> None:
         try:
             _, records = template.render_parts(variant.env, variant.displays)
         except FormulaError as error:
-            report.error(seed, part, f"{where}: {error.message}", category=("render", where))
+            report.error(
+                seed, part, f"{where}: {error.message}", category=("render", where), check="draw"
+            )
             continue
         for record in records:
             if record.number_text is None or not isinstance(record.value, (int, float)):
@@ -168,13 +200,14 @@ def _check_shown_exactly(variant, seed, report) -> None:
             unit = record.unit or display_unit("")
             shown = record.number_text + (" " + unit.text if unit.text and not unit.noun else "")
             try:
-                read = unit.to_base(parse_answer(shown, unit))
+                read = _read_back(record.number_text, shown, unit)
             except ParseError as error:
                 report.error(
                     seed,
                     part,
                     f"{where}: '{shown}' cannot be read back ({error.message})",
                     category=("unreadable", where),
+                    check="shown-exactly",
                 )
                 continue
             if abs(read - record.value) > 1e-9 * abs(record.value):
@@ -185,10 +218,38 @@ def _check_shown_exactly(variant, seed, report) -> None:
                     f"value is {record.value!r}: the learner would compute with a rounded number. "
                     "Make it a given value (rounded with sig) or show it exactly",
                     category=("inexact", where, record.placeholder.source),
+                    check="shown-exactly",
                 )
 
 
-def _check_part(variant, part, seed, report, coincide, collide) -> None:
+_PLAIN_NUMBER = re.compile(r"-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
+
+
+def _plain_number(text: str) -> float | None:
+    """A number as `format_number` writes it ("3,350", "0.125"), or None (scientific)."""
+    return float(text.replace(",", "")) if _PLAIN_NUMBER.fullmatch(text) else None
+
+
+@lru_cache(maxsize=1024)
+def _unit_reads_back(unit) -> bool:
+    """Whether the answer parser reads a number written with `unit` (checked once per unit)."""
+    shown = "1" + (" " + unit.text if unit.text and not unit.noun else "")
+    try:
+        parse_answer(shown, unit)
+    except ParseError:
+        return False
+    return True
+
+
+def _read_back(number_text: str, shown: str, unit) -> float:
+    """A shown number read back in base units, as the answer parser would read it."""
+    number = _plain_number(number_text)
+    if number is not None and _unit_reads_back(unit):
+        return unit.to_base(number)
+    return unit.to_base(parse_answer(shown, unit))
+
+
+def _check_part(variant, part, seed, report) -> None:
     key = variant.answer(part.key)
     unit = part.unit.text or "a plain number"
     if abs(key) > LARGEST_KEY or (key != 0 and abs(key) < SMALLEST_KEY):
@@ -212,43 +273,26 @@ def _check_part(variant, part, seed, report, coincide, collide) -> None:
             f"the key {key!r} {unit} is outside the part's range {list(part.range)}",
             category="range",
         )
-    width = part.tolerance.half_width(key)
-    seen: list[tuple[str, float]] = []  # explicit misconceptions' values so far
-    for misconception in part.misconceptions:
+
+
+def _check_steps(variant, seed, report) -> list:
+    """Render every step and check each concluding number; returns each step's (text, records),
+    or None where it could not be rendered, for the linter."""
+    rendered: list = []
+    for index, step in enumerate(variant.scenario.steps):
         try:
-            values, local = misconception.values(variant.env, variant.keys[part.key])
-            misconception.feedback.render(local, variant.displays)
+            text, records = step.text.render_parts(variant.env, variant.displays)
         except FormulaError as error:
             report.error(
                 seed,
-                part.key,
-                f"misconception '{misconception.tag}': {error.message}",
-                category=("misconception", misconception.tag),
+                None,
+                f"steps[{index}]: {error.message}",
+                category=("step", index),
+                check="steps",
             )
+            rendered.append(None)
             continue
-        for value_base in values:
-            value = part.unit.from_base(value_base)
-            if abs(value - key) <= width:
-                coincide[(part.key, misconception.tag)] = (
-                    coincide.get((part.key, misconception.tag), 0) + 1
-                )
-                continue
-            if misconception.origin == "unit":
-                continue  # listed after the explicit ones, so they win where it coincides
-            for other_tag, other in seen:
-                if other_tag != misconception.tag and part.tolerance.accepts(value, other):
-                    pair = (part.key, other_tag, misconception.tag)
-                    collide[pair] = collide.get(pair, 0) + 1
-            seen.append((misconception.tag, value))
-
-
-def _check_steps(variant, seed, report) -> None:
-    for index, step in enumerate(variant.scenario.steps):
-        try:
-            _, records = step.text.render_parts(variant.env, variant.displays)
-        except FormulaError as error:
-            report.error(seed, None, f"steps[{index}]: {error.message}", category=("step", index))
-            continue
+        rendered.append((text, records))
         if step.concludes is None:
             continue
         numeric = [r for r in records if r.number_text is not None]
@@ -258,6 +302,7 @@ def _check_steps(variant, seed, report) -> None:
                 step.concludes,
                 f"steps[{index}] concludes part '{step.concludes}' but shows no number",
                 category=("step", index),
+                check="steps",
             )
             continue
         record = numeric[-1]
@@ -267,11 +312,25 @@ def _check_steps(variant, seed, report) -> None:
         )
         if unit is None or not unit.text:
             shown = record.number_text
+        part = variant.scenario.part(step.concludes)
+        number = _plain_number(record.number_text)
+        if number is not None and (
+            unit is None or not unit.text or unit.noun or unit.dimensions == part.unit.dimensions
+        ):
+            # The common case without the parser: the number, converted to the part's unit.
+            factor = unit.factor if unit is not None and unit.text and not unit.noun else None
+            value = number * factor / part.unit.factor if factor is not None else number
+            if part.tolerance.accepts(value, variant.answer(step.concludes)):
+                continue
         try:
             result = grade_part(variant, step.concludes, shown)
         except EngineError as error:
             report.error(
-                seed, step.concludes, f"steps[{index}]: {error.message}", category=("step", index)
+                seed,
+                step.concludes,
+                f"steps[{index}]: {error.message}",
+                category=("step", index),
+                check="steps",
             )
             continue
         if result.status != CORRECT:
@@ -282,4 +341,6 @@ def _check_steps(variant, seed, report) -> None:
                 f"{result.status} (key {result.key!r}): the step disagrees with the key or is "
                 "rounded too coarsely for the tolerance",
                 category=("step-disagrees", index),
+                check="steps",
             )
+    return rendered

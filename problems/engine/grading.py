@@ -15,6 +15,7 @@ Order of judgement for one part:
 """
 
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 
@@ -24,6 +25,7 @@ from .numbers import (
     as_number,
     format_number,
     round_down_significant,
+    round_significant,
     round_up_significant,
 )
 from .templates import with_unit
@@ -122,6 +124,20 @@ def grade_part(variant, part_key: str, text: str, *, earlier: Mapping | None = N
         return result(
             CORRECT, 1.0, None, f"Correct: {shown}. The key is {key_shown}; {accepted}.", value
         )
+    if unit.is_percent and _typed_a_fraction(text, value, key, tolerance):
+        typed = " ".join(text.split())
+        as_percent = format_number(as_number(round_significant(value * 100, 6)))
+        return result(
+            PARSE_ERROR,
+            0.0,
+            None,
+            f"'{typed}' looks like a fraction, but this part asks for a percentage: {typed} is "
+            f"{as_percent}%. Type {as_percent} or {as_percent}% (this cost you no attempt).",
+            None,
+        )
+    note = ""
+    if "iB" in unit.text and _DECIMAL_KB.search(text):
+        note = " 'KB' is read as kB (1,000 bytes); a KiB is 1,024 bytes."
 
     env = variant.env
     substituted = _carried_forward(part, earlier or {}, scenario)
@@ -165,7 +181,7 @@ def grade_part(variant, part_key: str, text: str, *, earlier: Mapping | None = N
             status,
             score,
             tag,
-            f"{feedback} (Your answer: {shown}; the key is {key_shown}.)",
+            f"{feedback} (Your answer: {shown}; the key is {key_shown}.){note}",
             value,
             ecf_key=ecf_key,
         )
@@ -174,7 +190,8 @@ def grade_part(variant, part_key: str, text: str, *, earlier: Mapping | None = N
             PARTIAL,
             part.partial.score,
             None,
-            f"Close: {shown} is near the key, {key_shown}, but outside the tolerance; {accepted}.",
+            f"Close: {shown} is near the key, {key_shown}, but outside the tolerance; "
+            f"{accepted}.{note}",
             value,
             ecf_key=ecf_key,
         )
@@ -182,10 +199,21 @@ def grade_part(variant, part_key: str, text: str, *, earlier: Mapping | None = N
         INCORRECT,
         0.0,
         None,
-        f"Not correct: {shown}. The key is {key_shown}; {accepted}.",
+        f"Not correct: {shown}. The key is {key_shown}; {accepted}.{note}",
         value,
         ecf_key=ecf_key,
     )
+
+
+_DECIMAL_KB = re.compile(r"(?<![A-Za-z])KB(?![A-Za-z])")
+
+
+def _typed_a_fraction(text: str, value: float, key: float, tolerance) -> bool:
+    """A bare number typed into a percentage box that reads as a fraction (0.167 for 16.7%):
+    below 1 where the key is at least 1%, or right once multiplied by 100."""
+    if "%" in text or "percent" in text.lower():
+        return False
+    return (0 < abs(value) < 1 <= abs(key)) or tolerance.accepts(value * 100, key)
 
 
 def grade_answers(variant, answers: Mapping[str, str]) -> dict:

@@ -7,6 +7,7 @@ rounds it (half up), not 1.06 as binary floating point would.
 
 import math
 from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_UP, Decimal
+from functools import lru_cache
 
 SCIENTIFIC_ABOVE = Decimal("1e15")
 SCIENTIFIC_BELOW = Decimal("1e-4")
@@ -68,6 +69,30 @@ def as_number(number: Decimal) -> int | float:
 
 
 def format_number(
+    value: float | int | Decimal,
+    *,
+    significant: int | None = None,
+    decimals: int | None = None,
+    exact: bool = False,
+) -> str:
+    """Write `value` for a reader (see `_format_number`). Results are cached: the same numbers
+    are written over and over (a 1,000-seed check writes each catalogue figure thousands of
+    times), and the decimal arithmetic is the costly part."""
+    kind = value.__class__
+    if kind is float and value != value:
+        raise ValueError(f"cannot write the non-finite number {value}")
+    if kind is not int and kind is not float:
+        # Decimal("1.0") == Decimal("1.00") but they are written differently: not cached.
+        return _format_number(value, significant=significant, decimals=decimals, exact=exact)
+    return _format_cached(kind, value, significant, decimals, exact)
+
+
+@lru_cache(maxsize=65536)
+def _format_cached(kind, value, significant, decimals, exact) -> str:
+    return _format_number(value, significant=significant, decimals=decimals, exact=exact)
+
+
+def _format_number(
     value: float | int | Decimal,
     *,
     significant: int | None = None,

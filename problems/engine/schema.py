@@ -70,6 +70,7 @@ SCENARIO_FIELDS = {
     "parts",
     "steps",
     *SOLUTION_FIELDS,
+    "assumed",
 }
 PART_FIELDS = {
     "key",
@@ -154,6 +155,9 @@ class Scenario:
     """The model answer, trade-offs, follow-ups, self-check, code and sources, compiled."""
     names: Mapping = field(default_factory=dict, repr=False, compare=False)
     """Every name a text of the scenario may use, with its kind (for compiling more texts)."""
+    assumed: tuple[tuple[str, str | None], ...] = ()
+    """Catalogue figures the question does not show but the learner may look up on the entry's
+    catalogue sheet: (parameter, field), or (parameter, None) for every figure of the entry."""
 
     def part(self, key: str) -> Part:
         for part in self.parts:
@@ -567,6 +571,7 @@ def _compile_scenario(
         fields_.get("params", {}), join(root, "params"), check, catalogue, claim, names
     )
 
+    assumed = _assumed(fields_.get("assumed", []), join(root, "assumed"), check, params, catalogue)
     given_raw = _definitions(fields_.get("given", {}), join(root, "given"), check)
     derived_raw = _definitions(fields_.get("derived", {}), join(root, "derived"), check)
     for name, (path, _) in given_raw.items():
@@ -663,7 +668,56 @@ def _compile_scenario(
         catalogue=catalogue,
         solution=solution,
         names=all_names,
+        assumed=assumed,
     )
+
+
+def _assumed(raw, path, check, params, catalogue) -> tuple[tuple[str, str | None], ...]:
+    """`assumed: [gpu.hbm_bandwidth, model.layers, kv_format]`: catalogue figures the learner is
+    expected to know or look up on the drawn entry's catalogue sheet (a parameter alone: all
+    of its figures)."""
+    if raw is None:
+        return ()
+    if isinstance(raw, str):
+        raw = [raw]
+    if not isinstance(raw, list):
+        check.error(
+            path, f"must be a list such as [gpu.hbm_bandwidth, model.layers], got {_type_name(raw)}"
+        )
+        return ()
+    catalogue_params = {param.name: param for param in params if param.is_catalogue}
+    result = []
+    for index, item in enumerate(raw):
+        item_path = f"{path}[{index}]"
+        if not isinstance(item, str) or not re.fullmatch(r"[A-Za-z]\w*(\.[A-Za-z]\w*)?", item):
+            check.error(
+                item_path,
+                "must be a catalogue parameter or one of its fields, e.g. gpu.hbm_bandwidth",
+            )
+            continue
+        name, _, field_name = item.partition(".")
+        param = catalogue_params.get(name)
+        if param is None:
+            check.error(
+                item_path,
+                f"'{name}' is not a catalogue parameter (gpu, model or format) of this scenario"
+                f"{_suggest(name, catalogue_params)}",
+            )
+            continue
+        if field_name:
+            allowed = catalogue.fields.get(param.kind, frozenset())
+            if field_name not in allowed:
+                check.error(
+                    item_path,
+                    f"{catalogue.describe_class(param.kind)} has no figure '{field_name}'"
+                    f"{_suggest(field_name, allowed)}",
+                )
+                continue
+        if (name, field_name or None) in result:
+            check.error(item_path, f"'{item}' is listed twice")
+            continue
+        result.append((name, field_name or None))
+    return tuple(result)
 
 
 def _only_visible(template: Template, visible, origins, path, check) -> None:

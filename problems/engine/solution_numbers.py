@@ -41,7 +41,13 @@ def check_solution_numbers(variant, seed, report) -> None:
         try:
             _, records = template.render_parts(variant.env, variant.displays)
         except FormulaError as error:
-            report.error(seed, None, f"{where}: {error.message}", category=("solution", where))
+            report.error(
+                seed,
+                None,
+                f"{where}: {error.message}",
+                category=("solution", where),
+                check="model-answer",
+            )
             continue
         rendered = iter(records)
         stray: list[str] = []
@@ -63,6 +69,7 @@ def check_solution_numbers(variant, seed, report) -> None:
                 "show the variant's value with a placeholder, or write a fact that holds for "
                 f"every variant as a constant placeholder such as {{{example}}}",
                 category=("stray-number", where, number),
+                check="model-answer",
             )
 
 
@@ -128,6 +135,7 @@ def _check_constant(variant, where, record, following, seed, report) -> None:
                 f"the answer of another variant: show {{{name}}} instead, or a constant of "
                 "another kind",
                 category=("contradicts", where, placeholder.source, name),
+                check="model-answer",
             )
             return
 

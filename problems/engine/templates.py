@@ -10,6 +10,7 @@ exactly; anything else to three significant figures. A catalogue entry shows its
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from .catalogue import Catalogue
 from .errors import FormulaError, ParseError
@@ -243,6 +244,15 @@ def render_placeholder(
     if exact_display:
         # Exactly what was drawn or rounded: the number the learner computes with.
         number = format_number(display.value, exact=True)
+    elif value.__class__ is int or value.__class__ is float:
+        number = _written(
+            value.__class__,
+            value,
+            unit.factor if unit is not None else None,
+            placeholder.significant,
+            placeholder.decimals,
+            placeholder.exact,
+        )
     else:
         number = format_number(
             in_unit(value, unit.factor) if unit is not None else value,
@@ -254,6 +264,18 @@ def render_placeholder(
     if placeholder.bare or shown_unit is None:
         return Rendered(placeholder, number, value, number, shown_unit)
     return Rendered(placeholder, with_unit(number, shown_unit), value, number, shown_unit)
+
+
+@lru_cache(maxsize=65536)
+def _written(kind, value, factor, significant, decimals, exact) -> str:
+    """A number as a placeholder writes it, cached: a check over many seeds writes the same
+    figures over and over, and the decimal arithmetic is the costly part."""
+    return format_number(
+        in_unit(value, factor) if factor is not None else value,
+        significant=significant,
+        decimals=decimals,
+        exact=exact,
+    )
 
 
 def with_unit(number: str, unit: UnitSpec) -> str:
@@ -270,6 +292,19 @@ def with_unit(number: str, unit: UnitSpec) -> str:
         return f"{sign}${digits}{rest if rest[:1] in ('/', '') else ' ' + rest.strip()}"
     if text == "%" or text in TIMES_SIGNS:
         return number + text
-    if unit.noun and number == "1" and text.endswith("s") and len(text) > 2:
-        return f"1 {text.removesuffix('es') if text.endswith(('ches', 'shes')) else text[:-1]}"
+    if number == "1" and text.endswith("s") and len(text) > 2:
+        singular = text.removesuffix("es") if text.endswith(("ches", "shes")) else text[:-1]
+        if unit.noun or _same_unit_word(singular, unit):
+            return f"1 {singular}"
     return f"{number} {text}"
+
+
+def _same_unit_word(singular: str, unit: UnitSpec) -> bool:
+    """Whether a unit written as a plural word ("tokens", "bytes") reads the same singular."""
+    if len(singular) < 3 or not singular.isalpha():
+        return False
+    try:
+        parsed = display_unit(singular)
+    except ParseError:
+        return False
+    return parsed.dimensions == unit.dimensions and parsed.factor == unit.factor

@@ -17,6 +17,7 @@ from functools import cached_property
 
 from .catalogue import entry_spec
 from .errors import FormulaError, SamplingError
+from .figures import figure_label
 from .numbers import as_number, in_unit, round_significant
 from .params import draw_integer
 from .templates import Display
@@ -173,6 +174,35 @@ class Variant:
                 }
             )
         return listed
+
+    def catalogue_sheets(self) -> list[dict]:
+        """The catalogue entries whose figures the question takes as known (`assumed:`), for
+        the page's links to their catalogue sheets: {"param", "kind" ("gpu", "model",
+        "format"), "key", "name", "fields", "labels"}; empty fields mean every figure."""
+        sheets: dict[str, dict] = {}
+        for param, field in self.scenario.assumed:
+            entry = self._env.get(param)
+            if entry is None or not hasattr(entry, "key"):
+                continue
+            sheet = sheets.get(param)
+            if sheet is None:
+                sheet = sheets[param] = {
+                    "param": param,
+                    "kind": self.scenario.catalogue.keyword_of(type(entry)),
+                    "key": entry.key,
+                    "name": getattr(entry, "name", entry.key),
+                    "fields": [],
+                    "labels": [],
+                }
+            if field is None:
+                sheet["whole"] = True
+            elif field not in sheet["fields"]:
+                sheet["fields"].append(field)
+                sheet["labels"].append(figure_label(field))
+        for sheet in sheets.values():
+            if sheet.pop("whole", False):
+                sheet["fields"], sheet["labels"] = [], []
+        return list(sheets.values())
 
     def params_json(self) -> dict:
         """Parameters as shown: numbers in their unit, catalogue entries with their specs."""

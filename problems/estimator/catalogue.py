@@ -68,6 +68,10 @@ class GPU:
     price_per_hour_low: float  # [USD/h]
     price_per_hour_high: float  # [USD/h]
     source: str
+    # Peer links that do not pool: a GPU with one dedicated link to each peer and no switch
+    # (MI300X: 7 links) reaches its whole interconnect_bandwidth only in a collective with all
+    # of its peers; 0 means a switch gives any group of GPUs the full figure (NVSwitch).
+    interconnect_links: int = 0
     interconnect_bandwidth_per_direction: float = field(init=False)  # [B/s]
     price_per_second_default: float = field(init=False)  # [USD/s]
     price_per_second_low: float = field(init=False)  # [USD/s]
@@ -87,6 +91,7 @@ class GPU:
         check.non_negative(
             "interconnect_bandwidth", self.interconnect_bandwidth, check.MAX_BANDWIDTH
         )
+        check.non_negative_integer("interconnect_links", self.interconnect_links, 64)
         check.positive("tdp_watts", self.tdp_watts, 1e6)
         check.positive("price_per_hour_low", self.price_per_hour_low, check.MAX_PRICE)
         check.at_least(
@@ -426,6 +431,7 @@ GPUS = {
             int8_ops=2615e12,
             interconnect="Infinity Fabric (7 links x 128 GB/s)",
             interconnect_bandwidth=896e9,
+            interconnect_links=7,
             tdp_watts=750,
             price_per_hour_default=2.5,
             price_per_hour_low=1.5,
@@ -437,10 +443,10 @@ GPUS = {
                 "1,307.4 TFLOPS BF16 and 2,614.9 FP8 dense. AMD Instinct MI300X platform data "
                 "sheet (https://www.amd.com/content/dam/amd/en/documents/instinct-tech-docs/"
                 "data-sheets/amd-instinct-mi300x-platform-data-sheet.pdf): 7 Infinity Fabric "
-                "links per GPU, one to each peer, of 128 GB/s (both directions) = 896 GB/s. The "
-                "links do not pool as NVSwitch does: a collective among p of the 8 GPUs gets 64 × "
-                "(p − 1) GB/s each way, 448 at 8 GPUs as 896 GB/s here assumes, but 64 at 2. "
-                + _PRICE_NOTE
+                "links per GPU, one to each peer, of 128 GB/s (both directions) = 896 GB/s, and "
+                "no switch: a pair of GPUs shares one link (64 GB/s each way) and a collective "
+                "among p of the 8 GPUs gets p − 1 links, 64 × (p − 1) GB/s each way "
+                "(interconnect_links). " + _PRICE_NOTE
             ),
         ),
         GPU(
@@ -739,6 +745,31 @@ FORMULA_FIELDS = {
         f.name for f in fields(NumberFormat) if f.name not in ("source", "peak_field")
     ),
 }
+
+
+_TFLOPS = "TFLOPS"
+FIELD_UNITS = {
+    GPU: {
+        "memory_bytes": "GB",
+        "hbm_bandwidth": "GB/s",
+        "bf16_flops": _TFLOPS,
+        "fp16_flops": _TFLOPS,
+        "fp8_flops": _TFLOPS,
+        "fp4_flops": _TFLOPS,
+        "int8_ops": _TFLOPS,
+        "interconnect_bandwidth": "GB/s",
+        "interconnect_bandwidth_per_direction": "GB/s",
+        "tdp_watts": "W",
+        "price_per_second_default": "$/h",
+        "price_per_second_low": "$/h",
+        "price_per_second_high": "$/h",
+    },
+    Model: {"max_context_tokens": "tokens"},
+    NumberFormat: {"bytes_per_element": "B"},
+}
+"""The unit each figure in base units is best read in, for catalogue sheets and messages. A
+figure not listed is a plain number (a count, or bits as its name says); ``price_per_hour_*``
+are in USD/h already, and their ``price_per_second_*`` twins are shown in $/h."""
 
 
 def describe(entry):

@@ -418,6 +418,7 @@ EXAMPLE_CALLS = {
     "headroom_replicas": dict(load_ramp_rate=0.5, provisioning_time=120.0, replica_throughput=4.0),
     # parallelism
     "ring_allreduce_bytes": dict(message_bytes=1e9, gpus=8),
+    "collective_bandwidth_per_direction": dict(gpu=H100, gpus=4),
     "tensor_parallel_allreduce_bytes": dict(
         model=L70, tokens=1, tensor_parallel=8, activation_format=BF16
     ),

@@ -91,6 +91,34 @@ def tensor_parallel_allreduce_bytes(model, tokens, tensor_parallel, activation_f
     return model.layers * 2 * 2 * (tensor_parallel - 1) / tensor_parallel * message
 
 
+def collective_bandwidth_per_direction(gpu, gpus):
+    """One-direction link bandwidth a GPU has for a collective among ``gpus`` GPUs of a node.
+
+    Parameters
+    ----------
+    gpu : GPU
+    gpus : int or array
+        GPUs taking part, p (2 to 8 within a node).
+
+    Returns
+    -------
+    Bandwidth [B/s]. Behind a switch (NVSwitch) any group gets the datasheet figure's one
+    direction, half of ``interconnect_bandwidth``. A GPU with one dedicated link per peer and no
+    switch (MI300X: 7 links of 128 GB/s) uses only the p − 1 links to the others: a pair shares
+    one link, 64 GB/s each way, and only all 8 GPUs reach the 448 GB/s of the sum. 0 for p = 1.
+    """
+    check.entry("gpu", gpu, GPU, "GPUS")
+    check.positive_integer("gpus", gpus, check.MAX_DEVICES)
+    per_direction = gpu.interconnect_bandwidth_per_direction
+    links = gpu.interconnect_links
+    if check.is_scalar(gpus):
+        if gpus == 1:
+            return 0.0
+        return per_direction * (min(gpus - 1, links) / links if links else 1.0)
+    share = np.minimum(gpus - 1, links) / links if links else np.ones(np.shape(gpus))
+    return np.where(gpus > 1, per_direction * share, 0.0)
+
+
 def tensor_parallel_allreduce_time(
     model, gpu, tokens, tensor_parallel, activation_format=BF16, allreduce_latency=0.0
 ):
@@ -100,7 +128,9 @@ def tensor_parallel_allreduce_time(
     ----------
     model : Model
     gpu : GPU
-        Its one-direction link bandwidth is used (half the datasheet's bidirectional figure).
+        Its one-direction link bandwidth for p GPUs is used
+        (:func:`collective_bandwidth_per_direction`: half the datasheet's bidirectional figure
+        behind a switch, only the p − 1 peer links of a GPU without one).
     tokens : number or array
         Tokens in the forward pass [tokens].
     tensor_parallel : int or array
@@ -124,7 +154,8 @@ def tensor_parallel_allreduce_time(
     if not gpu.interconnect_bandwidth:
         return sent * 0.0
     fixed = (tensor_parallel > 1) * (2 * model.layers * allreduce_latency)
-    return sent / gpu.interconnect_bandwidth_per_direction + fixed
+    bandwidth = collective_bandwidth_per_direction(gpu, tensor_parallel)
+    return sent / np.maximum(bandwidth, 1.0) + fixed
 
 
 def pipeline_bubble_fraction(stages, microbatches):

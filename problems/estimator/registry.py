@@ -246,6 +246,7 @@ _BY_MODULE = (
         parallelism,
         (
             "ring_allreduce_bytes",
+            "collective_bandwidth_per_direction",
             "tensor_parallel_allreduce_bytes",
             "tensor_parallel_allreduce_time",
             "pipeline_bubble_fraction",

@@ -133,7 +133,7 @@ def test_it_imports_one_scenario_into_a_problem_from_an_upload(author, problem26
         instructor, yaml.safe_dump(example_scenario()), timezone.now(), into_problem=problem26
     )
     changed = example_scenario()
-    changed["params"]["users"] = {"int": [20, 300], "step": 10}
+    changed["params"]["users"] = {"int": [30, 300], "step": 10}
     report = authoring.import_yaml(
         instructor, yaml.safe_dump(changed), timezone.now(), into_problem=problem26
     )

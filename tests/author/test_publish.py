@@ -105,6 +105,45 @@ def test_a_failing_validation_reports_the_seeds_and_blocks_publishing(
         jobs.publish(instructor, version, timezone.now())
 
 
+def test_a_linter_finding_shows_its_check_its_explanation_and_a_seed_to_reproduce_it(
+    author, problem26, instructor, run_on_commit
+):
+    definition = example_scenario()
+    # Widen the cache's tolerance until it accepts a learner who forgot the context: the
+    # linter's mistakes check, not the schema, refuses it.
+    definition["parts"][1]["tolerance"] = {"relative": 0.5}
+    definition["parts"][1]["misconceptions"].append(
+        {"tag": "a-third-off", "formula": "key * 0.7", "feedback": "A third off."}
+    )
+    version = authoring.create_scenario(instructor, problem26, definition, "", timezone.now())
+    run = run_on_commit(jobs.validate, instructor, version, 1000, timezone.now())
+    run.refresh_from_db()
+    assert run.status == "failed"
+    (error,) = [e for e in run.report["errors"] if "'a-third-off'" in e["message"]]
+    assert error["check"] == "mistakes"
+    assert error["part"] == "kv_total" and error["seed"] is not None
+    html = author.get(f"/author/validations/{run.pk}/").content.decode()
+    assert f"/author/versions/{version.pk}/preview/?seed={error['seed']}" in html
+    assert "<td>mistakes</td>" in html
+    assert "A named mistake must fall outside the tolerance on at least 95% of seeds" in html
+    assert "How often each mistake is told apart from the key" in html
+    assert "What each constraint rejects" in html
+
+
+def test_the_live_check_shows_the_linters_findings_with_their_explanation(author, problem26):
+    definition = example_scenario()
+    definition["text"] = definition["text"].replace("{gpu.memory_bytes:GB}", "the usual memory")
+    body = editor_body({k: v for k, v in definition.items() if k not in ("key", "title")})
+    response = author.post(
+        "/author/check/",
+        {"key": definition["key"], "title": definition["title"], "body": body, "problem": 26},
+        HTTP_HX_REQUEST="true",
+    )
+    html = response.content.decode()
+    assert "stated-inputs" in html and "gpu.memory_bytes" in html
+    assert "Every figure a key depends on must be in the question" in html
+
+
 def test_the_progress_partial_polls_until_the_run_is_finished(author, draft26, instructor):
     run = ValidationRun.objects.create(
         version=draft26,
@@ -161,7 +200,7 @@ def test_publishing_retires_the_previous_version_and_past_attempts_keep_theirs(
 
     draft = authoring.start_draft(instructor, scenario, now)
     definition = dict(draft.definition)
-    definition["params"] = {**definition["params"], "users": {"int": [20, 300], "step": 10}}
+    definition["params"] = {**definition["params"], "users": {"int": [30, 300], "step": 10}}
     draft = authoring.save_draft(instructor, draft, definition, "wider", now)
     publish_validated(draft, instructor, run_on_commit)
 

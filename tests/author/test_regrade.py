@@ -23,6 +23,12 @@ def by_score(item, attempt):
 def _wrong_key_scenario():
     definition = example_scenario()
     definition["parts"][1]["answer"] = WRONG_TOTAL
+    # The wrong cache total also makes two of the GPU counts' misconceptions equal the key; the
+    # author who wrote the wrong key dropped them to pass validation (they are not part of the
+    # draw, so the correction still draws the same variants).
+    for part, tag in ((2, "all-memory-usable"), (3, "forgot-the-weights")):
+        misconceptions = definition["parts"][part]["misconceptions"]
+        definition["parts"][part]["misconceptions"] = [m for m in misconceptions if m["tag"] != tag]
     return definition
 
 
@@ -178,7 +184,7 @@ def test_it_refuses_a_correction_that_draws_differently_and_changes_nothing(
     _answer(learner, wrong_v1, 9, _true_answers)
     draft = authoring.start_draft(instructor, wrong_v1.scenario, timezone.now())
     definition = dict(draft.definition)
-    definition["params"] = {**definition["params"], "users": {"int": [20, 300], "step": 10}}
+    definition["params"] = {**definition["params"], "users": {"int": [30, 300], "step": 10}}
     definition["parts"] = [dict(part) for part in definition["parts"]]
     definition["parts"][1]["answer"] = TRUE_TOTAL
     draft = authoring.save_draft(instructor, draft, definition, "", timezone.now())

@@ -73,6 +73,21 @@ GB, GiB, TB, TiB, KiB = 1e9, 2**30, 1e12, 2**40, 2**10
         ("$0.667", "$/1k req", 0.667),
         ("$3", "cents per 1k tokens", 300),
         ("$590/Gtok", "$/Mtok", 0.59),
+        ("$1.80/Mtok", "$/Mtok", 1.8),
+        # A scale word or suffix with no unit counts the part's own thing: "3.94 million" in a
+        # part in Mtok is 3.94 million tokens, and "1.2 billion" in GB is 1.2 billion bytes.
+        ("3.94 million", "Mtok", 3.94),
+        ("3.94M", "Mtok", 3.94),
+        ("3.94 million tokens", "Mtok", 3.94),
+        ("1.2 billion", "GB", 1.2),
+        ("3.28k tok/s", "tok/s", 3280),
+        ("13.9k", "tok/s", 13_900),
+        ("1.5M", "", 1.5e6),
+        ("2K", "GPUs", 2000),
+        ("3kB", "B", 3000),  # a unit, not a suffix
+        ("320 KB", "kB", 320),  # "KB" as people write it is the decimal kB
+        ("320 KB", "KiB", 320e3 / KiB),
+        ("4.5 bits", "bits", 4.5),
     ],
 )
 def test_it_reads_numbers_and_units_as_people_type_them(typed, unit, expected):
@@ -137,6 +152,12 @@ def test_it_reads_numbers_and_units_as_people_type_them(typed, unit, expected):
             "3 tok",
             "$/Mtok",
             "'3 tok' is a number of tokens, but this part asks for a cost per token in $/Mtok.",
+        ),
+        (
+            "2.5k",
+            "TFLOP",
+            "'2.5k': this part is in TFLOP; write the unit too (for example '2.5k TFLOP') so "
+            "that it is clear which unit the scale applies to.",
         ),
         (
             "500 mB",

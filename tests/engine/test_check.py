@@ -36,9 +36,18 @@ def test_the_example_problem_passes_with_the_bank_check_shape():
     scenario = report["scenarios"][0]
     assert {"key", "version", "ok", "seeds_checked", "errors"} <= set(scenario)
     assert scenario["seeds_checked"] == 1000 and scenario["errors"] == []
-    # GPUs needed with all memory usable equals the key on some seeds: allowed, reported.
-    coincidences = {(c["part"], c["tag"]): c["fraction"] for c in scenario["coincidences"]}
-    assert 0 < coincidences[("gpus_for_cache", "all-memory-usable")] < 1
+    # Every mistake's rate is reported, the automatic ones and the opposite rounding included,
+    # and the constraints keep each one outside the tolerance on at least 95% of seeds.
+    rates = {(m["part"], m["tag"]): m for m in scenario["mistakes"]}
+    assert rates[("gpus_for_cache", "all-memory-usable")]["distinct"] == 1
+    assert rates[("kv_total", "gb-vs-gib")]["origin"] == "unit"
+    rounding = [m for m in scenario["mistakes"] if m["origin"] == "rounding"]
+    assert {m["part"] for m in rounding} == {"gpus_for_cache", "gpus_total"}
+    assert all(m["distinct"] >= 0.95 for m in scenario["mistakes"])
+    # The constraints audit: each constraint with the share of draws it rejects.
+    audit = scenario["constraints"]
+    assert [c["index"] for c in audit] == [0, 1, 2, 3]
+    assert 0.5 < audit[1]["rejects"] < 0.9
     json.dumps(report)
 
 
@@ -63,12 +72,15 @@ def test_a_step_rounded_too_coarsely_for_the_tolerance_is_reported():
 
 def test_a_part_without_a_concluding_step_is_reported():
     report = report_of(lambda data: data["steps"].pop())
-    assert report["errors"][0] == {
+    error = report["errors"][0]
+    assert {key: error[key] for key in ("seed", "part", "message", "check")} == {
         "seed": None,
         "part": "gpus_total",
         "message": "no worked step concludes part 'gpus_total': end a step with {gpus_total} or "
         "give it `concludes: gpus_total`",
+        "check": "steps",
     }
+    assert error["explanation"].startswith("Every part needs a worked step")
 
 
 def test_a_rounded_number_in_the_question_is_reported():
@@ -85,25 +97,33 @@ def test_an_unsatisfiable_space_is_reported_with_its_constraint():
 
     report = report_of(change, seeds=20)
     assert not report["ok"]
-    assert "constraint 1 ('users > 1000': a crowd) rejected 100 of them" in messages(report)[0]
+    assert "constraint 4 ('users > 1000': a crowd) rejected" in messages(report)[0]
     assert "(on 20 of 20 seeds)" in messages(report)[0]
+
+
+def only_the_first_constraint(data):
+    """The example with only its first constraint, which accepts every draw: the acceptance
+    rate is then the added constraint's alone."""
+    data["constraints"] = data["constraints"][:1]
 
 
 def test_a_nearly_empty_space_shows_in_the_acceptance_rate():
     def change(data):
+        only_the_first_constraint(data)
         data["constraints"].append({"formula": "users == 200", "message": "exactly 200"})
 
     report = report_of(change, seeds=100)
-    # 1 value in 19: the rate is near 1/19 and some seeds exhaust their 100 attempts.
-    assert 0.03 < report["acceptance_rate"] < 0.08
+    # 1 value in 18: the rate is near 1/18 and some seeds exhaust their 100 attempts.
+    assert 0.03 < report["acceptance_rate"] < 0.09
     assert any("the constraints accept only" in m for m in messages(report))
 
 
 def test_a_space_that_fails_rarely_but_too_often_for_learners_is_an_error():
     def change(data):
-        data["constraints"].append({"formula": "users <= 30", "message": "a small team"})
+        only_the_first_constraint(data)
+        data["constraints"].append({"formula": "users <= 40", "message": "a small team"})
 
-    # 2 values in 19 (about 10%): 0.9**100 = 2.7e-5, one draw in about 37,000 would fail,
+    # 2 values in 18 (about 11%): 0.89**100 = 9e-6, one draw in about 110,000 would fail,
     # although 200 seeds may well all succeed.
     report = report_of(change, seeds=200)
     found = messages(report)
@@ -131,15 +151,21 @@ def test_a_formula_failing_on_some_seeds_is_reported_with_a_seed():
     assert isinstance(error["seed"], int)
 
 
-def test_a_misconception_equal_to_the_key_on_every_seed_is_a_warning():
+def test_a_misconception_equal_to_the_key_on_every_seed_fails_and_is_warned_about():
     def change(data):
         data["parts"][0]["misconceptions"].append(
             {"tag": "same-thing", "formula": "key * 1.001", "feedback": "Never shown."}
         )
 
     report = report_of(change)
-    assert report["ok"]
+    assert not report["ok"]
     assert any("'same-thing' equals the key on every seed" in w for w in report["warnings"])
+    (error,) = report["errors"]
+    assert error["check"] == "mistakes" and error["part"] == "kv_per_token"
+    assert (
+        "'same-thing' falls within the tolerance of the key on 100.0% of 200 seeds"
+        in (error["message"])
+    )
 
 
 def test_only_two_explicit_misconceptions_that_coincide_are_warned_about():

@@ -170,7 +170,8 @@ def test_each_misconceptions_value_grades_as_that_misconception(seed, scenario):
                 value = part.unit.from_base(value_base)
                 if abs(value - key) <= width:
                     continue  # coincides with the key on this variant: suppressed
-                typed = repr(value)
+                # With its % sign: a bare fraction in a percentage box is a format hint instead.
+                typed = repr(value) + ("%" if part.unit.is_percent else "")
                 result = grade_part(variant, part.key, typed)
                 assert result.misconception == expected_tag(
                     part, variant, parse_answer(typed, part.unit)
@@ -200,6 +201,36 @@ def test_a_known_mistake_gets_its_own_feedback():
     one_layer = grade_part(variant, "kv_per_token", "4 KiB")
     assert one_layer.misconception == "one-layer-for-all"
     assert "each of the 80 layers" in one_layer.message
+
+
+def test_a_fraction_typed_into_a_percentage_box_is_a_hint_that_costs_nothing():
+    variant = next(
+        v for v in (draw_variant(DECODE, s) for s in range(200)) if v.answer("full") >= 5
+    )
+    key = variant.answer("full")
+    fraction = repr(key / 100)
+    hint = grade_part(variant, "full", fraction)
+    assert (hint.status, hint.counts, hint.score) == ("parse_error", False, 0.0)
+    assert hint.message.startswith(f"'{fraction}' looks like a fraction, but this part asks")
+    # Any fraction below 1 where the key is a percentage of at least 1: a wrong one too, since
+    # the hint only converts what was typed.
+    assert grade_part(variant, "full", "0.5").status == "parse_error"
+    # With a % sign it is graded, and the automatic fraction/percent mix-up names it.
+    typed = grade_part(variant, "full", fraction + "%")
+    assert (typed.status, typed.misconception) == ("incorrect", "fraction-vs-percent")
+    assert grade_part(variant, "full", repr(key)).status == "correct"
+
+
+def test_kb_typed_for_kib_is_read_as_kb_and_the_message_says_so():
+    variant = next(
+        v
+        for v in (draw_variant(SCENARIO, s) for s in range(500))
+        if v.env["model"].key == "llama-3-70b" and v.env["kv_format"].key == "bf16"
+    )
+    result = grade_part(variant, "kv_per_token", "320 KB")  # 320,000 B; the key is 320 KiB
+    assert result.value == pytest.approx(320e3 / 1024)
+    assert result.status != "correct"
+    assert "'KB' is read as kB (1,000 bytes); a KiB is 1,024 bytes." in result.message
 
 
 def test_the_accepted_interval_in_words_is_exactly_what_is_accepted():

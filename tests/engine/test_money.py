@@ -24,7 +24,10 @@ params:
   gpus: 10
   input_price: {value: 3, unit: $/Mtok}
   output_price: {value: 15, unit: $/Mtok}
-text: GPUs at {price} or {other_price}; {rate}; API prices {input_price} and {output_price}.
+assumed: [model, gpu, bf16]
+text: >-
+  {gpus} × {gpu} at {price} or {other_price} serving {model} in {bf16}; {rate}; API prices
+  {input_price} and {output_price}.
 parts:
   - key: per_token
     prompt: Cost per million tokens?

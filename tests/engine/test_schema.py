@@ -145,7 +145,7 @@ def test_a_library_misconception_whose_default_does_not_fit_must_be_bound():
         part["answer"] = part["answer"].replace("model", "llm")
     scenario["derived"]["kv_exact"] = "kv_bytes_per_token(llm, kv_format) * context * users"
     scenario["given"]["weights"]["formula"] = "weight_bytes(llm, weight_format)"
-    scenario["text"] = scenario["text"].replace("{model}", "{llm}")
+    scenario["text"] = scenario["text"].replace("{model", "{llm")
     scenario["steps"] = [step.replace("model.", "llm.") for step in scenario["steps"]]
     for name in ("model_answer", "follow_ups"):  # they name the model too
         scenario[name] = "" if name == "model_answer" else []

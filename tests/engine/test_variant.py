@@ -46,11 +46,14 @@ def test_a_seed_always_gives_the_same_variant():
 
 
 def test_draws_follow_the_documented_hash_so_they_never_depend_on_a_library_stream():
-    # users: int 20..200 step 10 -> 19 values, index = first 8 bytes of SHA-256 mod 19.
+    # users: int 30..200 step 10 -> 18 values, index = first 8 bytes of SHA-256 mod 18, drawn
+    # with the attempt counter of the first attempt the constraints accept.
     for seed in range(20):
-        digest = hashlib.sha256(f"dense-gqa\x1f1\x1f{seed}\x1f0\x1fusers".encode()).digest()
-        expected = 20 + 10 * (int.from_bytes(digest[:8], "big") % 19)
-        assert draw_variant(SCENARIO, seed).displays["users"].value == expected
+        variant = draw_variant(SCENARIO, seed)
+        attempt = variant.attempts - 1
+        message = f"dense-gqa\x1f1\x1f{seed}\x1f{attempt}\x1fusers".encode()
+        expected = 30 + 10 * (int.from_bytes(hashlib.sha256(message).digest()[:8], "big") % 18)
+        assert variant.displays["users"].value == expected
 
 
 def test_the_version_is_part_of_the_draw():

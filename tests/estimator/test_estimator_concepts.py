@@ -306,6 +306,25 @@ def test_tensor_parallel_decode_adds_all_reduces():
     assert parallelism.tensor_parallel_allreduce_bytes(L70, 1, 8) == sent == 4_587_520
 
 
+def test_a_collective_gets_only_the_links_between_its_gpus_without_a_switch():
+    mi300x, h100 = GPUS["mi300x"], GPUS["h100-sxm"]
+    # MI300X: one 128 GB/s link (64 each way) to each of 7 peers, no switch (AMD Instinct
+    # MI300X platform data sheet).
+    assert parallelism.collective_bandwidth_per_direction(mi300x, 2) == pytest.approx(64e9)
+    assert parallelism.collective_bandwidth_per_direction(mi300x, 4) == pytest.approx(192e9)
+    assert parallelism.collective_bandwidth_per_direction(mi300x, 8) == pytest.approx(448e9)
+    assert parallelism.collective_bandwidth_per_direction(mi300x, 1) == 0
+    # NVSwitch gives any group the full 450 GB/s each way.
+    assert parallelism.collective_bandwidth_per_direction(h100, 2) == 450e9
+    arrays = parallelism.collective_bandwidth_per_direction(mi300x, np.array([1, 2, 8]))
+    assert arrays == pytest.approx([0, 64e9, 448e9])
+    # So a TP-2 all-reduce on MI300X runs at one link's 64 GB/s, not 448.
+    sent = parallelism.tensor_parallel_allreduce_bytes(L70, 1, 2)
+    assert parallelism.tensor_parallel_allreduce_time(L70, mi300x, 1, 2) == pytest.approx(
+        sent / 64e9
+    )
+
+
 def test_decode_becomes_compute_bound_at_large_batch():
     compute = 4096 * (2 * L8_MATMUL + L8_PAIR_FLOPS * 101) / 989e12
     moved = (L8_MATMUL * 2 + 4096 * L8_KV_PER_TOKEN * 100) / 3.35e12

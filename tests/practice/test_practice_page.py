@@ -161,3 +161,26 @@ def test_it_offers_bury_and_suspend_on_the_question(practising):
     html = practising.get("/practice/").content.decode()
     assert 'value="bury"' in html and 'value="suspend"' in html
     assert "data-answer-form" in html and "data-blank-warning" in html
+
+
+def test_it_links_the_catalogue_sheet_of_the_figures_the_question_takes_as_known(
+    client, learner, bank_dir
+):
+    import yaml
+
+    from problems.loader import load_bank
+
+    path = bank_dir / "03-kv-cache.yaml"
+    data = yaml.safe_load(path.read_text())
+    scenario = data["scenarios"][0]
+    scenario["assumed"] = ["gpu.hbm_bandwidth"]
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
+    load_bank(bank_dir)
+    client.force_login(learner)
+    client.post("/practice/start/", {"what": "plan"})
+    html = client.get("/practice/").content.decode()
+    attempt = open_attempt_of(client)
+    gpu = variant_of(attempt.version, attempt.seed).env["gpu"]
+    link = f'href="/catalogue/gpu/{gpu.key}/?fields=hbm_bandwidth"'
+    assert link in html and f"{gpu.name} (memory bandwidth)</a>" in html
+    assert client.get(f"/catalogue/gpu/{gpu.key}/?fields=hbm_bandwidth").status_code == 200

@@ -31,7 +31,7 @@ def test_it_makes_a_changed_scenario_a_new_version_and_keeps_the_old(bank_dir):
     path = bank_dir / "03-kv-cache.yaml"
     path.write_text(
         path.read_text().replace(
-            "users: {int: [20, 200], step: 10}", "users: {int: [20, 300], step: 10}"
+            "users: {int: [30, 200], step: 10}", "users: {int: [30, 300], step: 10}"
         )
     )
     report = load_bank(bank_dir)
@@ -40,7 +40,7 @@ def test_it_makes_a_changed_scenario_a_new_version_and_keeps_the_old(bank_dir):
     assert scenario.published_version.number == 2
     old = scenario.versions.get(number=1)
     assert old.status == ScenarioVersion.Status.RETIRED
-    assert old.definition["params"]["users"] == {"int": [20, 200], "step": 10}
+    assert old.definition["params"]["users"] == {"int": [30, 200], "step": 10}
 
 
 def test_it_updates_problem_text_without_a_new_version(bank_dir):

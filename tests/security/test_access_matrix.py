@@ -130,6 +130,10 @@ MATRIX = {
     "plan/problems/<int:number>/practice/": Row(
         fixed("/plan/problems/3/practice/"), logged_in(405), logged_in(302)
     ),
+    # Catalogue sheets: figures a question takes as known, for anyone logged in.
+    "catalogue/<str:kind>/<str:key>/": Row(
+        fixed("/catalogue/gpu/h100-sxm/"), logged_in(200), logged_in(405)
+    ),
     # Mock interviews: the running one for its pages, the ended one for its report.
     "mock/": Row(fixed("/mock/"), logged_in(200), logged_in(405)),
     "mock/start/": Row(

@@ -563,6 +563,7 @@ def running_context(mock, position, now, *, part_errors=None):
         "item": item,
         "problem": item.problem,
         "text": variant.text,
+        "sheets": variant.catalogue_sheets(),
         "parts": parts,
         "design": {"text": item.design_answer} if mock.format == Mock.Format.CAPSTONE else None,
         "seconds_left": seconds_left(mock, now),

@@ -83,6 +83,7 @@ def _practice_context(request, profile, now):
         attempt=attempt,
         problem=card.problem,
         text=variant.text,
+        sheets=variant.catalogue_sheets(),
         parts=_question_parts(variant),
     )
     return context
@@ -131,6 +132,7 @@ def answer(request, attempt_id):
             "attempt": attempt,
             "problem": attempt.version.scenario.problem,
             "text": variant.text,
+            "sheets": variant.catalogue_sheets(),
             "parts": _question_parts(variant, typed, submission.parse_errors),
             "profile": services.get_profile(request.user),
             # The learner was asked about blank boxes already, if there were any.
@@ -207,6 +209,7 @@ def attempt_detail(request, attempt_id):
                 "attempt": attempt,
                 "problem": attempt.version.scenario.problem,
                 "text": variant.text,
+                "sheets": variant.catalogue_sheets(),
                 "parts": _question_parts(variant),
             }
             return render(request, "practice/attempt.html", context)

@@ -124,7 +124,9 @@ class Command(BaseCommand):
                         "version": version,
                         "ok": False,
                         "seeds_checked": 0,
-                        "errors": [{"seed": None, "part": None, "message": str(error)}],
+                        "errors": [
+                            {"seed": None, "part": None, "message": str(error), "check": "schema"}
+                        ],
                     }
                 entry["scenarios"].append(result)
                 report["ok"] = report["ok"] and result["ok"]
@@ -174,6 +176,27 @@ class Command(BaseCommand):
             )
         yield from by_problem.items()
 
+    def _print_audit(self, scenario):
+        """The linter's rates: the closest mistake, and what each constraint rejects."""
+        mistakes = scenario.get("mistakes", [])
+        lowest = _lowest_rate(mistakes)
+        if lowest is not None and lowest["distinct"] < 1:
+            self.stdout.write(
+                f"       mistakes: {len(mistakes)} checked; the one least often told apart from "
+                f"the key is '{lowest['tag']}' (part {lowest['part']}), on "
+                f"{lowest['distinct']:.1%} of seeds"
+            )
+        for constraint in scenario.get("constraints", []):
+            never = (
+                "; never lets through " + ", ".join(constraint["never"])
+                if constraint["never"]
+                else ""
+            )
+            self.stdout.write(
+                f"       constraint {constraint['index']} rejects {constraint['rejects']:.0%} "
+                f"of draws ({constraint['message']}){never}"
+            )
+
     def _print_check(self, report, seeds):
         if "error" in report:
             self.stdout.write(report["error"])
@@ -189,14 +212,21 @@ class Command(BaseCommand):
                 for error in scenario["errors"]:
                     where = f"seed {error['seed']}, " if error["seed"] is not None else ""
                     part = f"part {error['part']}: " if error["part"] else ""
-                    self.stdout.write(f"       {where}{part}{error['message']}")
+                    check = f"[{error['check']}] " if error.get("check") else ""
+                    self.stdout.write(f"       {check}{where}{part}{error['message']}")
                 for warning in scenario.get("warnings", []):
                     self.stdout.write(f"       warning: {warning}")
+                self._print_audit(scenario)
         verdict = "all passed" if report["ok"] else "FAILED"
         self.stdout.write(
             f"{len(report['problems'])} problems, {scenario_count} scenarios, {seeds} seeds each: "
             f"{verdict}"
         )
+
+
+def _lowest_rate(mistakes):
+    """The mistake that the tolerance tells apart from the key least often."""
+    return min(mistakes, key=lambda m: m["distinct"]) if mistakes else None
 
 
 def _dumps(data):
