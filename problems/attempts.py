@@ -135,7 +135,7 @@ def grade(attempt: Attempt, answers: dict[str, str], variant: Variant | None = N
             outcome.score = result.score
             outcome.message = result.message
             outcome.misconception = result.misconception
-            outcome.carried_forward = result.ecf
+            outcome.carried_forward = result.carried_forward
             outcome.value = result.value
         parts.append(outcome)
     return GradedAttempt(variant, parts)

@@ -47,9 +47,13 @@ from problems.engine import (
     with_problem_texts,
 )
 from problems.engine.budget import OutOfTime
-from problems.engine.schema import MAX_YAML_BYTES, PART_FIELDS
+from problems.engine.schema import (
+    MAX_YAML_BYTES,
+    PART_FIELDS,
+    SCENARIO_FIELDS,
+)
 from problems.engine.units import COMMON_UNITS
-from problems.loader import problem_fields
+from problems.loader import PROBLEM_COLUMNS, problem_fields
 from problems.models import (
     AuthoringLog,
     Problem,
@@ -74,43 +78,6 @@ MAX_IMPORT_BYTES = MAX_YAML_BYTES
 # scenario takes 3 ms a seed (measured on the development machine, under load): 30 times that.
 MAX_SECONDS_PER_SEED = 0.1
 
-# The order fields are written in, for the editor and for exports (a database may not keep the
-# order of a JSON object's keys).
-SCENARIO_ORDER = (
-    "key",
-    "title",
-    "params",
-    "derived",
-    "given",
-    "constraints",
-    "text",
-    "parts",
-    "steps",
-    "tradeoffs",
-    "model_answer",
-)
-PART_ORDER = (
-    "key",
-    "prompt",
-    "unit",
-    "answer",
-    "tolerance",
-    "partial",
-    "uses",
-    "range",
-    "unit_misconceptions",
-    "misconceptions",
-)
-PROBLEM_ORDER = (
-    "number",
-    "page",
-    "title",
-    "concepts",
-    "tradeoffs",
-    "model_answer",
-    "self_check",
-    "expected_minutes",
-)
 # Fields set in the form, not in the YAML editor.
 FORM_FIELDS = ("key", "title")
 
@@ -132,19 +99,10 @@ class ImportRejected(AuthoringError):
 
 # Problems.
 
-PROBLEM_VALUES = (
-    "page",
-    "title",
-    "concepts",
-    "tradeoffs",
-    "model_answer",
-    "self_check",
-    "expected_minutes",
-)
 
 
 def create_problem(actor, values, now):
-    """A new authored problem from the form's cleaned `values` (number and PROBLEM_VALUES)."""
+    """A new authored problem from the form's cleaned `values` (number and PROBLEM_COLUMNS)."""
     number = values["number"]
     if number < FIRST_AUTHORED_NUMBER:
         raise AuthoringError(
@@ -158,7 +116,7 @@ def create_problem(actor, values, now):
             number=number,
             is_builtin=False,
             created_by=actor,
-            **{name: values[name] for name in PROBLEM_VALUES},
+            **{name: values[name] for name in PROBLEM_COLUMNS},
         )
         AuthoringLog.record(actor, Action.CREATE_PROBLEM, now, problem=problem, number=number)
     return problem
@@ -172,7 +130,7 @@ def update_problem(actor, problem, values, now):
             f"Problem {problem.number} is built in: its fields come from problems/bank/; edit "
             "the file there. Its scenarios can be edited here."
         )
-    changed = [name for name in PROBLEM_VALUES if getattr(problem, name) != values[name]]
+    changed = [name for name in PROBLEM_COLUMNS if getattr(problem, name) != values[name]]
     if not changed:
         return problem
     with transaction.atomic():
@@ -194,10 +152,10 @@ def ordered(mapping, order):
 
 
 def _ordered_definition(definition):
-    result = ordered(definition, SCENARIO_ORDER)
+    result = ordered(definition, SCENARIO_FIELDS)
     if isinstance(result.get("parts"), list):
         result["parts"] = [
-            ordered(part, PART_ORDER) if isinstance(part, dict) else part
+            ordered(part, PART_FIELDS) if isinstance(part, dict) else part
             for part in result["parts"]
         ]
     return result
@@ -636,7 +594,7 @@ def scenario_document(version):
 def problem_document(problem):
     """The problem as a bank file: its fields and the current versions of its scenarios."""
     document = {"number": problem.number}
-    for name in PROBLEM_ORDER[1:]:
+    for name in PROBLEM_COLUMNS:
         value = getattr(problem, name)
         if value in ("", [], None):
             continue
@@ -755,7 +713,7 @@ def _import_problem(actor, data, now, seeds):
         )
     changed = []
     if existing is not None:
-        changed = [name for name in PROBLEM_VALUES if getattr(existing, name) != values[name]]
+        changed = [name for name in PROBLEM_COLUMNS if getattr(existing, name) != values[name]]
         if changed and existing.is_builtin:
             reasons.append(
                 f"problem {number} is built in and its fields come from problems/bank/, but the "
@@ -900,5 +858,5 @@ def reference():
         "functions": formula_reference(catalogue),
         "units": units,
         "library": library_reference(),
-        "part_fields": sorted(PART_FIELDS),
+        "part_fields": list(PART_FIELDS),
     }

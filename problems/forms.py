@@ -7,7 +7,7 @@ from problems.authoring import (
     MAX_VALIDATION_SEEDS,
     MIN_PUBLISH_SEEDS,
 )
-from problems.engine.schema import SLUG
+from problems.engine.schema import DEFAULT_EXPECTED_MINUTES, SLUG
 from problems.variants import SEED_LIMIT
 
 
@@ -36,7 +36,9 @@ class ProblemForm(forms.Form):
     tradeoffs = ListField(required=False, help_text="One trade-off per line.")
     model_answer = forms.CharField(widget=forms.Textarea(attrs={"rows": 5}), required=False)
     self_check = ListField(required=False, help_text="One question per line.")
-    expected_minutes = forms.IntegerField(min_value=1, max_value=240, initial=5)
+    expected_minutes = forms.IntegerField(
+        min_value=1, max_value=240, initial=DEFAULT_EXPECTED_MINUTES
+    )
 
     def __init__(self, *args, editing=False, **kwargs):
         super().__init__(*args, **kwargs)

@@ -19,6 +19,7 @@ from problems.engine import (
     load_yaml,
     with_problem_texts,
 )
+from problems.engine.schema import PROBLEM_FIELDS
 from problems.models import (
     Problem,
     Scenario,
@@ -94,18 +95,20 @@ def load_bank(directory=BANK_DIR):
     return report
 
 
+# A problem's fields that its database row keeps, in the engine's order (the solution texts
+# with no column, such as follow-ups, live in each scenario version).
+PROBLEM_COLUMNS = tuple(
+    name
+    for name in PROBLEM_FIELDS
+    if name != "number" and name in {field.name for field in Problem._meta.concrete_fields}
+)
+
+
 def problem_fields(compiled):
     """The database fields of a problem, from the engine's compiled (validated, normalised)
     problem."""
-    return {
-        "page": compiled.page,
-        "title": compiled.title,
-        "concepts": compiled.concepts,
-        "tradeoffs": list(compiled.tradeoffs),
-        "model_answer": compiled.model_answer,
-        "self_check": list(compiled.self_check),
-        "expected_minutes": compiled.expected_minutes,
-    }
+    values = {name: getattr(compiled, name) for name in PROBLEM_COLUMNS}
+    return {name: list(v) if isinstance(v, tuple) else v for name, v in values.items()}
 
 
 def _upsert_problem(compiled, report):

@@ -10,6 +10,8 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 
+from problems.engine.schema import DEFAULT_EXPECTED_MINUTES
+
 
 class Problem(models.Model):
     number = models.PositiveSmallIntegerField(unique=True)
@@ -21,7 +23,7 @@ class Problem(models.Model):
     tradeoffs = models.JSONField(default=list, blank=True)
     model_answer = models.TextField(blank=True)
     self_check = models.JSONField(default=list, blank=True)
-    expected_minutes = models.PositiveSmallIntegerField(default=5)
+    expected_minutes = models.PositiveSmallIntegerField(default=DEFAULT_EXPECTED_MINUTES)
     is_builtin = models.BooleanField(default=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -191,7 +191,7 @@ def report_resolve(request, report_id):
 def problem_new(request):
     now = timezone.now()
     taken = Problem.objects.order_by("-number").values_list("number", flat=True).first() or 0
-    initial = {"number": max(taken + 1, authoring.FIRST_AUTHORED_NUMBER), "expected_minutes": 5}
+    initial = {"number": max(taken + 1, authoring.FIRST_AUTHORED_NUMBER)}
     form = ProblemForm(request.POST or None, initial=initial)
     if request.method == "POST" and form.is_valid():
         try:
@@ -210,7 +210,7 @@ def problem_new(request):
 def problem_edit(request, number):
     now = timezone.now()
     problem = _problem(number)
-    initial = {name: getattr(problem, name) for name in ("number", *authoring.PROBLEM_VALUES)}
+    initial = {name: getattr(problem, name) for name in ("number", *authoring.PROBLEM_COLUMNS)}
     form = ProblemForm(request.POST or None, initial=initial, editing=True)
     if request.method == "POST" and form.is_valid():
         try:

@@ -5,8 +5,8 @@ Order of judgement for one part:
 1. The answer is parsed (`ParseError` -> status "parse_error", score 0, no attempt charged).
 2. Within tolerance of the key -> "correct".
 3. The part builds on earlier parts the learner got wrong: within tolerance of the key
-   recomputed with the learner's own earlier values -> "correct", `ecf` set, and the message
-   says so (error carried forward).
+   recomputed with the learner's own earlier values -> "correct", `carried_forward` set, and the
+   message says so (error carried forward).
 4. Within tolerance of a misconception's value (one that does not itself coincide with the key
    for this variant) -> its tag and feedback; "partial" if also within the close band, else
    "incorrect".
@@ -17,7 +17,7 @@ Order of judgement for one part:
 import math
 import re
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from .answers import parse_answer
 from .errors import FormulaError, ParseError
@@ -41,8 +41,8 @@ class GradeResult:
     """The verdict on one part.
 
     `value`, `key` and `interval` are in the part's unit; `key` is the true key even when the
-    answer was graded against the learner's earlier values (`ecf`), in which case `ecf_key`
-    holds the key that was used. `counts` is False for a parse error (no attempt charged).
+    answer was graded against the learner's earlier values (`carried_forward`), in which case
+    `carried_forward_key` holds the key that was used. A parse error charges no attempt.
     """
 
     part: str
@@ -54,13 +54,9 @@ class GradeResult:
     key: float
     interval: tuple[float, float]
     accepted: str
-    ecf: bool = False
-    ecf_key: float | None = None
+    carried_forward: bool = False
+    carried_forward_key: float | None = None
     unit: str = ""
-
-    @property
-    def counts(self) -> bool:
-        return self.status != PARSE_ERROR
 
     def to_json(self) -> dict:
         """The `bank grade --json` shape."""
@@ -70,12 +66,6 @@ class GradeResult:
             "misconception": self.misconception,
             "message": self.message,
         }
-
-    def to_dict(self) -> dict:
-        """Every field, JSON-able (for storing an attempt)."""
-        data = asdict(self)
-        data["interval"] = list(self.interval)
-        return data
 
 
 def grade_part(variant, part_key: str, text: str, *, earlier: Mapping | None = None):
@@ -87,7 +77,7 @@ def grade_part(variant, part_key: str, text: str, *, earlier: Mapping | None = N
     scenario = variant.scenario
     part = scenario.part(part_key)
     unit = part.unit
-    key_base = variant.keys[part.key]
+    key_base = variant.answer_values[part.key]
     key = unit.from_base(key_base)
     tolerance = part.tolerance
     width = tolerance.half_width(key)
@@ -141,38 +131,41 @@ def grade_part(variant, part_key: str, text: str, *, earlier: Mapping | None = N
 
     env = variant.env
     substituted = _carried_forward(part, earlier or {}, scenario)
-    ecf_env = ecf_key = None
+    carried_forward_env = carried_forward_key = None
     if substituted:
-        ecf_env = dict(env)
-        ecf_env.update({name: learner for name, (learner, _) in substituted.items()})
+        carried_forward_env = dict(env)
+        carried_forward_env.update({name: learner for name, (learner, _) in substituted.items()})
         try:
-            ecf_key_base = part.answer.evaluate(ecf_env)
+            carried_forward_key_base = part.answer.evaluate(carried_forward_env)
         except FormulaError:
-            ecf_env = None
+            carried_forward_env = None
         else:
-            ecf_key = unit.from_base(ecf_key_base)
-            if tolerance.accepts(value, ecf_key):
+            carried_forward_key = unit.from_base(carried_forward_key_base)
+            if tolerance.accepts(value, carried_forward_key):
                 return result(
                     CORRECT,
                     1.0,
                     None,
                     f"Correct given {_earlier_answers(scenario, substituted)}: with it, this "
-                    f"part comes to {_shown(ecf_key, unit, digits)}. With the right earlier "
-                    f"values the key is {key_shown}.",
+                    f"part comes to {_shown(carried_forward_key, unit, digits)}. With the right "
+                    f"earlier values the key is {key_shown}.",
                     value,
-                    ecf=True,
-                    ecf_key=ecf_key,
+                    carried_forward=True,
+                    carried_forward_key=carried_forward_key,
                 )
 
     band = part.partial.factor
     close = band > 0 and (
         abs(value - key) <= band * width
-        or (ecf_key is not None and abs(value - ecf_key) <= band * tolerance.half_width(ecf_key))
+        or (
+            carried_forward_key is not None
+            and abs(value - carried_forward_key) <= band * tolerance.half_width(carried_forward_key)
+        )
     )
     matched = _match_misconception(part, variant, env, key_base, value, key, width)
-    if matched is None and ecf_env is not None:
+    if matched is None and carried_forward_env is not None:
         matched = _match_misconception(
-            part, variant, ecf_env, unit.to_base(ecf_key), value, key, width
+            part, variant, carried_forward_env, unit.to_base(carried_forward_key), value, key, width
         )
     if matched is not None:
         tag, feedback = matched
@@ -183,7 +176,7 @@ def grade_part(variant, part_key: str, text: str, *, earlier: Mapping | None = N
             tag,
             f"{feedback} (Your answer: {shown}; the key is {key_shown}.){note}",
             value,
-            ecf_key=ecf_key,
+            carried_forward_key=carried_forward_key,
         )
     if close:
         return result(
@@ -193,7 +186,7 @@ def grade_part(variant, part_key: str, text: str, *, earlier: Mapping | None = N
             f"Close: {shown} is near the key, {key_shown}, but outside the tolerance; "
             f"{accepted}.{note}",
             value,
-            ecf_key=ecf_key,
+            carried_forward_key=carried_forward_key,
         )
     return result(
         INCORRECT,
@@ -201,7 +194,7 @@ def grade_part(variant, part_key: str, text: str, *, earlier: Mapping | None = N
         None,
         f"Not correct: {shown}. The key is {key_shown}; {accepted}.{note}",
         value,
-        ecf_key=ecf_key,
+        carried_forward_key=carried_forward_key,
     )
 
 
@@ -237,7 +230,7 @@ def _carried_forward(part, earlier: Mapping, scenario) -> dict:
         result = earlier.get(name)
         if result is None or result.value is None:
             continue
-        if result.status == CORRECT and not result.ecf:
+        if result.status == CORRECT and not result.carried_forward:
             continue
         earlier_unit = scenario.part(name).unit
         shown = _shown(result.value, earlier_unit, 4)

@@ -468,7 +468,7 @@ class Linter:
         for part in self.parts:
             key = variant.answer(part.key)
             width = part.tolerance.half_width(key)
-            key_base = variant.keys[part.key]
+            key_base = variant.answer_values[part.key]
             seen: list[tuple[str, float]] = []
             for misconception in part.misconceptions:
                 try:
@@ -773,7 +773,7 @@ class Linter:
                 self._read(seed, f"steps[{index}]", None, rendered[0], rendered[1])
         graded = seed < GRADED_PROSE_SEEDS * self._prose_every
         for part in self.parts:
-            key_base = variant.keys[part.key]
+            key_base = variant.answer_values[part.key]
             typed = [variant.key_text(part.key)] if graded else []
             for misconception in part.misconceptions:
                 try:

@@ -45,45 +45,49 @@ SLUG = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
 RESERVED = {"key", "value", "true", "false", "none"}
 _NUMBER_TEXT = re.compile(r"^[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$")
 
-PROBLEM_FIELDS = {
+# Every field of each level, in the order an exported file writes them (a database need not keep
+# the order of a JSON object's keys).
+PROBLEM_FIELDS = (
     "number",
     "page",
     "title",
+    "expected_minutes",
     "concepts",
     "tradeoffs",
     "model_answer",
-    "self_check",
     "follow_ups",
+    "self_check",
     "code",
     "sources",
-    "expected_minutes",
     "scenarios",
-}
-SCENARIO_FIELDS = {
+)
+SCENARIO_FIELDS = (
     "key",
     "title",
     "params",
-    "constraints",
-    "given",
     "derived",
+    "given",
+    "constraints",
+    "assumed",
     "text",
     "parts",
     "steps",
     *SOLUTION_FIELDS,
-    "assumed",
-}
-PART_FIELDS = {
+)
+PART_FIELDS = (
     "key",
     "prompt",
     "unit",
     "answer",
     "tolerance",
     "partial",
-    "misconceptions",
     "uses",
     "range",
     "unit_misconceptions",
-}
+    "misconceptions",
+)
+DEFAULT_EXPECTED_MINUTES = 5
+"""Minutes a problem takes in an interview when its file does not say."""
 
 
 @dataclass(frozen=True)
@@ -169,12 +173,6 @@ class Scenario:
     def content_hash(self) -> str:
         return content_hash(self.data)
 
-    def draw(self, seed: int):
-        """The variant for `seed` (see `problems.engine.variant.draw_variant`)."""
-        from .variant import draw_variant
-
-        return draw_variant(self, seed)
-
 
 @dataclass(frozen=True, eq=False)
 class Problem:
@@ -199,12 +197,6 @@ class Problem:
             if scenario.key == key:
                 return scenario
         raise KeyError(f"problem {self.number} has no scenario '{key}'")
-
-    def tradeoffs_for(self, scenario: Scenario) -> tuple[str, ...]:
-        return scenario.tradeoffs if scenario.tradeoffs is not None else self.tradeoffs
-
-    def model_answer_for(self, scenario: Scenario) -> str:
-        return scenario.model_answer if scenario.model_answer is not None else self.model_answer
 
 
 def content_hash(definition: Mapping) -> str:
@@ -339,7 +331,9 @@ def load_problem(data, catalogue: Catalogue | None = None) -> Problem:
         None,
         catalogue,
     )
-    minutes = check.integer(fields_.get("expected_minutes", 5), "expected_minutes", 1, 240)
+    minutes = check.integer(
+        fields_.get("expected_minutes", DEFAULT_EXPECTED_MINUTES), "expected_minutes", 1, 240
+    )
     scenarios: list[Scenario] = []
     raw = fields_.get("scenarios")
     if not isinstance(raw, list) or not raw:

@@ -168,7 +168,7 @@ def _values_of_the_variant(variant):
     is usually another quantity (an idle timeout beside a check interval)."""
     scenario = variant.scenario
     for part in scenario.parts:
-        yield part.key, variant.keys[part.key], part.unit
+        yield part.key, variant.answer_values[part.key], part.unit
     for given in scenario.given:
         yield given.name, variant.env[given.name], given.unit
 

@@ -37,8 +37,9 @@ class VariantPart:
 
 
 class Variant:
-    """One concrete draw of a scenario. `to_json()` gives the `bank sample --json` shape;
-    `public_json()` what a page may show before grading (no keys, no seed, no steps)."""
+    """One concrete draw of a scenario. `answer_values` holds each part's correct answer [base
+    units] (`answer(part)` gives it in the part's unit); `to_json()` gives the `bank sample
+    --json` shape."""
 
     def __init__(self, scenario, seed: int, env: dict, displays: dict, attempts: int):
         self.scenario = scenario
@@ -46,7 +47,7 @@ class Variant:
         self.attempts = attempts
         self._env = env
         self._displays = displays
-        self.keys = {part.key: env[part.key] for part in scenario.parts}
+        self.answer_values = {part.key: env[part.key] for part in scenario.parts}
 
     @property
     def env(self) -> Mapping:
@@ -107,7 +108,7 @@ class Variant:
     def answer(self, part_key: str) -> float:
         """The key of a part in the part's unit."""
         part = self.scenario.part(part_key)
-        return part.unit.from_base(self.keys[part_key])
+        return part.unit.from_base(self.answer_values[part_key])
 
     def interval(self, part_key: str) -> tuple[float, float]:
         """The accepted interval of a part in the part's unit."""
@@ -161,7 +162,7 @@ class Variant:
         listed = []
         for misconception in part.misconceptions:
             try:
-                values, _ = misconception.values(self._env, self.keys[part_key])
+                values, _ = misconception.values(self._env, self.answer_values[part_key])
             except FormulaError as error:
                 listed.append({"tag": misconception.tag, "error": error.message})
                 continue
@@ -250,19 +251,6 @@ class Variant:
             "model_answer": self.model_answer,
             "follow_ups": [
                 {"question": question, "answer": answer} for question, answer in self.follow_ups
-            ],
-        }
-
-    def public_json(self) -> dict:
-        """What a page may show before the learner answers: no keys, tolerances or seed."""
-        return {
-            "problem": self.scenario.problem,
-            "scenario": self.scenario.key,
-            "version": self.scenario.version,
-            "text": self.text,
-            "parts": [
-                {"key": part.key, "prompt": self.prompts[part.key], "unit": part.unit.text}
-                for part in self.scenario.parts
             ],
         }
 

@@ -40,7 +40,6 @@ def test_the_example_problem_loads_with_every_field():
     assert scenario.part("kv_total").uses == ("kv_per_token",)
     assert scenario.part("gpus_total").uses == ("kv_total",)
     assert [s.concludes for s in scenario.steps] == [p.key for p in scenario.parts]
-    assert problem.tradeoffs_for(scenario) == problem.tradeoffs
     tags = [m.tag for m in scenario.part("kv_per_token").misconceptions]
     # Listed ones first, then the unit-level ones that fit KiB.
     assert tags == [

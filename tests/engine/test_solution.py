@@ -15,6 +15,7 @@ from problems.engine import (
     ScenarioError,
     check_scenario,
     content_hash,
+    draw_variant,
     load_problem,
     load_scenario,
     solution_texts,
@@ -35,7 +36,7 @@ def the_scenario(data):
 
 def test_the_model_answer_states_the_variants_own_numbers():
     scenario = the_scenario(problem_data())
-    first, second = scenario.draw(3), scenario.draw(4)
+    first, second = draw_variant(scenario, 3), draw_variant(scenario, 4)
     for variant in (first, second):
         assert variant.key_text("gpus_for_cache").split()[0] in variant.model_answer
         assert f"{variant.displays['users'].value} users" in variant.model_answer
@@ -44,7 +45,7 @@ def test_the_model_answer_states_the_variants_own_numbers():
 
 
 def test_follow_ups_come_with_their_answers_rendered():
-    variant = the_scenario(problem_data()).draw(3)
+    variant = draw_variant(the_scenario(problem_data()), 3)
     (question, answer), (_, heads) = variant.follow_ups
     assert question == "What does an FP8 cache change here?"
     assert answer.startswith("It halves the ") and "{" not in answer
@@ -55,7 +56,7 @@ def test_a_scenarios_own_texts_replace_the_problems():
     data = problem_data()
     data["scenarios"][0]["model_answer"] = "Only {users} users here."
     data["scenarios"][0]["follow_ups"] = []
-    variant = the_scenario(data).draw(3)
+    variant = draw_variant(the_scenario(data), 3)
     assert variant.model_answer == f"Only {variant.displays['users'].value} users here."
     assert variant.follow_ups == ()
     assert variant.tradeoffs == tuple(data["tradeoffs"])  # not replaced: the problem's
@@ -80,8 +81,8 @@ def test_folding_adds_what_the_scenario_does_not_give_and_changes_nothing_else()
 def test_a_folded_definition_shows_alone_what_the_problem_showed():
     data = problem_data()
     folded = with_problem_texts(data, data["scenarios"][0])
-    alone = load_scenario(folded, version=1, problem=3, catalogue=CATALOGUE).draw(5)
-    with_problem = the_scenario(data).draw(5)
+    alone = draw_variant(load_scenario(folded, version=1, problem=3, catalogue=CATALOGUE), 5)
+    with_problem = draw_variant(the_scenario(data), 5)
     for name in ("model_answer", "tradeoffs", "follow_ups", "self_check", "sources"):
         assert getattr(alone, name) == getattr(with_problem, name), name
 
@@ -133,12 +134,12 @@ def test_the_shape_of_follow_ups_code_and_sources_is_checked():
 def test_code_is_shown_as_written_braces_and_all():
     data = problem_data()
     data["code"] = [{"title": "A kernel", "language": "python", "text": "d = {'a': 1}\n"}]
-    (block,) = the_scenario(data).draw(1).code
+    (block,) = draw_variant(the_scenario(data), 1).code
     assert (block.title, block.language, block.text) == ("A kernel", "python", "d = {'a': 1}\n")
 
 
 def test_the_sample_json_carries_the_model_answer_and_follow_ups():
-    variant = the_scenario(problem_data()).draw(3)
+    variant = draw_variant(the_scenario(problem_data()), 3)
     data = variant.to_json()
     assert data["model_answer"] == variant.model_answer
     assert data["follow_ups"][0] == {
@@ -149,7 +150,7 @@ def test_the_sample_json_carries_the_model_answer_and_follow_ups():
 
 def test_a_version_without_texts_falls_back_to_the_problems_rendered():
     definition = problem_data()["scenarios"][0]  # as stored before texts were folded in
-    variant = load_scenario(definition, catalogue=CATALOGUE).draw(3)
+    variant = draw_variant(load_scenario(definition, catalogue=CATALOGUE), 3)
     assert variant.model_answer is None and variant.follow_ups == ()
     problem = SimpleNamespace(
         model_answer="{users} users.",
@@ -239,7 +240,7 @@ def test_a_text_that_fails_for_a_variant_is_left_out_of_the_page():
     data = problem_data()
     data["tradeoffs"] = ["Fine.", "{users / (usable - 0.9)} per GPU."]
     data["follow_ups"][0]["answer"] = "{1 / (usable - 0.9)}"
-    variant = the_scenario(data).draw(3)
+    variant = draw_variant(the_scenario(data), 3)
     assert variant.tradeoffs == ("Fine.",)
     assert [question for question, _ in variant.follow_ups] == ["Why not count the query heads?"]
     assert variant.model_answer  # the others still render

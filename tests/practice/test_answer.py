@@ -315,7 +315,9 @@ def test_it_labels_a_part_carried_forward_and_names_no_internal_key(practising):
     attempt = open_attempt_of(practising)
     variant = variant_of(attempt.version, attempt.seed)
     env = variant.env
-    doubled = variant.keys["kv_per_token"] * 2  # bytes per token; no known mistake doubles it
+    doubled = (
+        variant.answer_values["kv_per_token"] * 2
+    )  # bytes per token; no known mistake doubles it
     answers = {
         "part-kv_per_token": f"{doubled} B",
         "part-kv_total": f"{doubled * env['context'] * env['users']} B",

@@ -412,7 +412,7 @@ def record_answer(user, mock_id, position, part_key, text, now):
             return AnswerOutcome(MISSING, mock=mock)
         attempt = item.attempt
         variant = variants.attempt_variant(attempt)
-        if part_key not in variant.keys:
+        if part_key not in variant.answer_values:
             return AnswerOutcome(MISSING, mock=mock, item=item)
         if attempt.answers.filter(part_key=part_key).exists():
             return AnswerOutcome(ALREADY, mock=mock, item=item)
@@ -522,7 +522,9 @@ def _progress(mock):
     for item in items:
         variant = variants.attempt_variant(item.attempt)
         done = recorded.get(item.attempt_id, {})
-        views.append(ItemProgress(item, len(variant.parts), len(set(done) & set(variant.keys))))
+        views.append(
+            ItemProgress(item, len(variant.parts), len(set(done) & set(variant.answer_values)))
+        )
     return views, recorded
 
 

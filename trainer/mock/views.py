@@ -93,7 +93,10 @@ def _too_fast(request, mock, position, part_key, text, now):
     """Over the answer rate limit (shared with practice): nothing is recorded, and the box keeps
     what was typed, with the reason."""
     item = services.get_item(mock, position)
-    if item is None or part_key not in services.variants.attempt_variant(item.attempt).keys:
+    if (
+        item is None
+        or part_key not in services.variants.attempt_variant(item.attempt).answer_values
+    ):
         raise Http404("no such part in this mock")
     if services.is_over(mock, now):
         return redirect(_report_url(mock))

@@ -95,8 +95,10 @@ class Command(BaseCommand):
 
     def _grade(self, problem, scenario, seed, part, answer, json, **options):
         variant, _ = self._variant(problem, scenario, seed)
-        if part not in variant.keys:
-            raise CommandError(f"No part {part!r}; the parts are {', '.join(variant.keys)}.")
+        if part not in variant.answer_values:
+            raise CommandError(
+                f"No part {part!r}; the parts are {', '.join(variant.answer_values)}."
+            )
         result = variant.grade(part, answer)
         if json:
             self.stdout.write(_dumps(result.to_json()))
