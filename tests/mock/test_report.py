@@ -65,6 +65,16 @@ def test_the_worked_solution_shows_the_follow_ups_with_the_variants_numbers(mock
     assert variant.model_answer.split()[-3] in text
 
 
+def test_the_report_lists_what_the_interviewer_asks_next_for_each_problem(mocking):
+    mock = start(mocking)
+    _, variant = variants_of(mock)[0]
+    mocking.post(f"/mock/{mock.pk}/finish/")
+    text = _text(mocking.get(f"/mock/{mock.pk}/report/"))
+    assert variant.follow_ups and "What the interviewer asks next" in text
+    for question, reply in variant.follow_ups:
+        assert question in text and reply in text
+
+
 def test_it_compares_with_earlier_mocks(mocking):
     first = start(mocking)
     answer_all(mocking, first, right=True)

@@ -53,6 +53,32 @@ def test_it_updates_problem_text_without_a_new_version(bank_dir):
     assert Problem.objects.get().expected_minutes == 9
 
 
+def test_a_changed_model_answer_is_a_new_version_and_old_attempts_keep_theirs(bank_dir, learner):
+    """The problem's texts are folded into each version: an attempt drawn from the old version
+    still reads the model answer it was shown."""
+    from django.utils import timezone
+
+    from problems.models import Attempt
+    from problems.variants import attempt_variant
+
+    load_bank(bank_dir)
+    path = bank_dir / "03-kv-cache.yaml"
+    old_version = ScenarioVersion.objects.get()
+    attempt = Attempt.objects.create(
+        user=learner, version=old_version, seed=7, started_at=timezone.now()
+    )
+    before = attempt_variant(attempt).model_answer
+    path.write_text(
+        path.read_text().replace("Per token the cache is", "Per token, the KV cache is")
+    )
+    report = load_bank(bank_dir)
+    assert report.versions_created == ["3/dense-gqa v2"]
+    new = ScenarioVersion.objects.published().get()
+    assert new.definition["model_answer"].startswith("Per token, the KV cache is")
+    assert attempt_variant(attempt).model_answer == before
+    assert before.startswith("Per token the cache is")
+
+
 def test_it_rejects_a_bad_file_whole_and_changes_nothing(bank_dir):
     load_bank(bank_dir)
     (bank_dir / "04-broken.yaml").write_text(

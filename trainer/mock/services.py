@@ -29,7 +29,7 @@ from django.db.models import Count, F
 from django.utils import timezone
 
 from problems import attempts, variants
-from problems.engine import EngineError, ParseError
+from problems.engine import EngineError, ParseError, solution_texts
 from problems.models import Attempt, PartAnswer, Problem, ScenarioVersion
 from trainer import charts
 from trainer.curriculum import load_curriculum
@@ -712,6 +712,7 @@ class ItemReport:
     first_answer_after: float | None
     expected_seconds: float
     rubric_points: int = 0
+    follow_ups: tuple = ()  # what the interviewer asks next, told with the variant's numbers
 
 
 def report(mock):
@@ -726,7 +727,8 @@ def report(mock):
     reports = []
     for item in items:
         attempt = item.attempt
-        outcomes = attempts.stored_outcomes(attempt)
+        variant = variants.attempt_variant(attempt)
+        outcomes = attempts.stored_outcomes(attempt, variant)
         reports.append(
             ItemReport(
                 item=item,
@@ -738,6 +740,7 @@ def report(mock):
                 first_answer_after=_after(mock, item.first_answered_at),
                 expected_seconds=item.problem.expected_minutes * 60,
                 rubric_points=rubric_points(item.rubric or {}),
+                follow_ups=solution_texts(variant, item.problem)["follow_ups"],
             )
         )
     earlier = past_mocks(mock.user_id, HISTORY_LIMIT)
