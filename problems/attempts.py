@@ -106,6 +106,21 @@ class GradedAttempt:
         return not self.parts or any(part.status == BLANK for part in self.parts)
 
 
+def _unanswered(variant: Variant, part, text: str = "") -> PartOutcome:
+    """A part as it stands before a verdict: blank, with its key and accepted range."""
+    return PartOutcome(
+        part.key,
+        part.prompt,
+        part.unit,
+        text,
+        BLANK,
+        0.0,
+        NO_ANSWER,
+        key_text=variant.key_text(part.key),
+        accepted=variant.accepted(part.key),
+    )
+
+
 def typed_text(text: str | None) -> str:
     return (text or "").strip()[:MAX_TEXT]
 
@@ -119,17 +134,7 @@ def grade(attempt: Attempt, answers: dict[str, str], variant: Variant | None = N
     parts = []
     for part in variant.parts:
         result = results.get(part.key)
-        outcome = PartOutcome(
-            part.key,
-            part.prompt,
-            part.unit,
-            typed[part.key],
-            BLANK,
-            0.0,
-            NO_ANSWER,
-            key_text=variant.key_text(part.key),
-            accepted=variant.accepted(part.key),
-        )
+        outcome = _unanswered(variant, part, typed[part.key])
         if result is not None:
             outcome.status = result.status
             outcome.score = result.score
@@ -216,17 +221,7 @@ def stored_outcomes(attempt: Attempt, variant: Variant | None = None) -> list[Pa
     outcomes = []
     for part in variant.parts:
         answer = stored.get(part.key)
-        outcome = PartOutcome(
-            part.key,
-            part.prompt,
-            part.unit,
-            "",
-            BLANK,
-            0.0,
-            NO_ANSWER,
-            key_text=variant.key_text(part.key),
-            accepted=variant.accepted(part.key),
-        )
+        outcome = _unanswered(variant, part)
         if answer is not None:
             outcome.text = answer.text
             outcome.status = answer.status

@@ -100,7 +100,6 @@ class ImportRejected(AuthoringError):
 # Problems.
 
 
-
 def create_problem(actor, values, now):
     """A new authored problem from the form's cleaned `values` (number and PROBLEM_COLUMNS)."""
     number = values["number"]

@@ -20,6 +20,8 @@ import pytest
 
 from problems import variants
 from tests.conftest import CeleryWorker, _database_url
+from tests.servers import Gunicorn, free_port
+from tests.servers import wait_for as _wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_SERVER = shutil.which("redis-server")
@@ -30,21 +32,6 @@ def fresh_compiled_cache():
     """Compiled versions are cached per process by id, and ids repeat between test databases."""
     yield
     variants._compiled.clear()
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def _wait_for(condition, timeout, what):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.05)
-    raise AssertionError(f"{what} within {timeout} s")
 
 
 class OwnRedis:
@@ -104,60 +91,10 @@ def own_redis(tmp_path):
     redis.stop()
 
 
-class AppServer:
+def AppServer(redis_url, log_path):  # noqa: N802 - it builds the server, as a class would
     """gunicorn serving the app as production does (one sync worker, which keeps its database
     connection between requests), on Redis at `redis_url` and on the test database."""
-
-    def __init__(self, redis_url, log_path):
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = open(log_path, "w")  # closed in stop()
-        env = {
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "tests.faults.server_settings",
-            "DEBUG": "0",
-            "REDIS_URL": redis_url,
-            "DATABASE_URL": _database_url(),
-            "ALLOWED_HOSTS": "127.0.0.1",
-            "SECURE_SSL_REDIRECT": "0",
-            "SESSION_COOKIE_SECURE": "0",
-            "CSRF_COOKIE_SECURE": "0",
-            "LOG_LEVEL": "WARNING",
-        }
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "trainer.wsgi",
-                "--bind",
-                f"127.0.0.1:{self.port}",
-                "--workers",
-                "1",
-                "--timeout",
-                "60",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-        )
-
-        def healthy():
-            try:
-                return urllib.request.urlopen(self.url + "/healthz/", timeout=2).status == 200
-            except OSError:
-                return self.process.poll() is not None
-
-        _wait_for(healthy, 30, "gunicorn did not serve /healthz/")
-        if self.process.poll() is not None:
-            raise AssertionError("gunicorn stopped:\n" + Path(log_path).read_text())
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(20)
-        self.log.close()
+    return Gunicorn(log_path, settings="tests.faults.server_settings", redis_url=redis_url)
 
 
 @pytest.fixture

@@ -548,14 +548,7 @@ def running_context(mock, position, now, *, part_errors=None):
     parts = []
     for number, part in enumerate(variant.parts, start=1):
         typed, error = part_errors.get(part.key, ("", ""))
-        box = AnswerBox(
-            key=part.key,
-            number=number,
-            prompt=part.prompt,
-            unit=part.unit,
-            typed=typed,
-            error=error,
-        )
+        box = AnswerBox(part.key, number, part.prompt, part.unit, typed=typed, error=error)
         if part.key in done:
             _recorded(box, variant, done[part.key])
         parts.append(box)
@@ -581,15 +574,7 @@ def answer_box(item, part_key, *, recorded, typed="", error="", note=""):
     number, part = next(
         (number, part) for number, part in enumerate(variant.parts, start=1) if part.key == part_key
     )
-    box = AnswerBox(
-        key=part.key,
-        number=number,
-        prompt=part.prompt,
-        unit=part.unit,
-        typed=typed,
-        error=error,
-        note=note,
-    )
+    box = AnswerBox(part.key, number, part.prompt, part.unit, typed=typed, error=error, note=note)
     row = item.attempt.answers.filter(part_key=part_key).first() if recorded else None
     return _recorded(box, variant, row) if row is not None else box
 

@@ -175,10 +175,7 @@ def rate(request, review_id):
         raise Http404(str(error)) from None
     except services.PracticeError as error:
         return _card_with_error(request, str(error), now)
-    if not request.htmx:
-        return redirect("practice")
-    profile = services.get_profile(request.user)
-    return _render_card(request, _practice_context(request, profile, now))
+    return _practice_page(request, now)
 
 
 @login_required
@@ -191,6 +188,11 @@ def undo(request, review_id):
         raise Http404(str(error)) from None
     except services.PracticeError as error:
         return _card_with_error(request, str(error), now)
+    return _practice_page(request, now)
+
+
+def _practice_page(request, now):
+    """Back to practice after a rating or an undo: the card swapped in, or the page."""
     if not request.htmx:
         return redirect("practice")
     profile = services.get_profile(request.user)
