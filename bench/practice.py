@@ -14,8 +14,10 @@ production uses it: with Redis as the cache), in a subprocess of its own:
    even rounds, a wrong number on odd rounds, so misconception matching runs too); POST a rating
    as a plain form (302 back to /practice/); GET / (the dashboard); GET /bench/bare/, a view that
    returns "ok" through the same middleware without database or template (bench/load/urls.py);
-   all through Django's test client (the whole request/response cycle without the network), with
-   the production settings (DEBUG=0, `bench.load.settings`);
+   all through Django's test client (the whole request/response cycle without the network, plus
+   what a server does around each request and the test client leaves out: closing SQLite's
+   connection, health-checking PostgreSQL's), with the production settings (DEBUG=0,
+   `bench.load.settings`);
 4. per request, the CPU time of this process (`time.process_time()`) and, on PostgreSQL, of the
    database backend serving it (its /proc/<pid>/schedstat, nanoseconds); medians, 95th
    percentiles, wall-clock medians, and queries per request (counted in extra rounds after the
@@ -238,13 +240,21 @@ class BackendClock:
 
 
 class Recorder:
+    """Times one request: CPU of this process and of the database backend, and wall-clock."""
+
     def __init__(self, clock):
         self.clock = clock
         self.samples = {name: [] for name in NAMES}
 
     def __call__(self, name, request, *args, **kwargs):
+        from django.db import close_old_connections
+
         wall, cpu, backend = time.perf_counter(), time.process_time(), self.clock.read()
+        # What a server's request_started and request_finished do and the test client skips:
+        # SQLite's connection is opened and closed per request, PostgreSQL's is health-checked.
+        close_old_connections()
         response = request(*args, **kwargs)
+        close_old_connections()
         backend = (self.clock.read() - backend) / 1e6
         cpu = (time.process_time() - cpu) * 1000
         wall = (time.perf_counter() - wall) * 1000
