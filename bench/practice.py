@@ -52,6 +52,7 @@ def parse_arguments():
     parser.add_argument("--database", choices=("sqlite", "postgres", "both"), default="both")
     parser.add_argument("--rounds", type=int, default=200)
     parser.add_argument("--history", type=int, default=1000, help="past reviews of the learner")
+    parser.add_argument("--sqlite-file", default=str(ROOT / "var" / "bench-practice.sqlite3"))
     parser.add_argument("--pg-database", default="trainer_bench_practice")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/14")
     parser.add_argument("--profile", default="", help="write a cProfile of the timed rounds here")
@@ -70,9 +71,10 @@ def main():
         command = [sys.executable, __file__, "--child", "--database", database]
         command += ["--rounds", str(options.rounds), "--history", str(options.history)]
         command += ["--pg-database", options.pg_database, "--redis-url", options.redis_url]
+        command += ["--sqlite-file", options.sqlite_file]
         if options.profile:
             command += ["--profile", f"{options.profile}.{database}"]
-        out = ROOT / "var" / f"bench-practice-{database}.json"
+        out = Path(f"{options.sqlite_file}.{database}.json")
         command += ["--json", str(out)]
         subprocess.run(command, check=True, cwd=ROOT)
         results.append(json.loads(out.read_text()))
@@ -97,7 +99,7 @@ def configure(options):
     )
     (ROOT / "var" / "bench-static").mkdir(parents=True, exist_ok=True)
     if options.database == "sqlite":
-        database = ROOT / "var" / "bench-practice.sqlite3"
+        database = Path(options.sqlite_file)
         for suffix in ("", "-wal", "-shm"):
             Path(f"{database}{suffix}").unlink(missing_ok=True)
         environment["DATABASE_URL"] = f"sqlite:///{database}"
