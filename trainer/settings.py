@@ -118,9 +118,11 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# SQLite's connections are reused too (DATABASE_CONN_MAX_AGE): a new one re-reads the schema and
+# starts with an empty page cache, about a third of a practice request's CPU (bench/README.md).
+# runserver closes a thread's connections when its browser connection closes.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATA_DIR.mkdir(parents=True, exist_ok=True)
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
