@@ -182,6 +182,10 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# Sessions in the database, read through the cache without failing when it is down
+# (trainer/accounts/sessions.py): no session query on a page while the cache holds it.
+SESSION_ENGINE = "trainer.accounts.sessions"
+
 # Celery: see trainer/celery.py for why each reliability option is set.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
 CELERY_RESULT_BACKEND = REDIS_URL or "cache+memory://"
