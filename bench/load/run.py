@@ -12,11 +12,11 @@ It needs PostgreSQL at 127.0.0.1:5432 (user postgres, trust auth) and uses Redis
 2. creates a fresh database `trainer_load`, migrates it, loads the real bank and seeds 200
    learners with history (bench/load/seed.py);
 3. collects the static files into a temporary STATIC_ROOT and starts gunicorn with production
-   settings (2 sync workers, chosen with --compare-workers; DEBUG=0, a random SECRET_KEY,
-   ALLOWED_HOSTS, DATABASE_URL; SSL redirect and secure cookies off, since the test speaks plain
-   HTTP on loopback) and DJANGO_SETTINGS_MODULE=bench.load.settings, which only adds the bare
-   view `/bench/bare/` to the application's URLs;
-4. warms the workers up (scenarios compiled, connections open), then for each concurrency step
+   settings (2 sync workers, chosen with --compare-workers; --preload as in production; DEBUG=0,
+   a random SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL; SSL redirect and secure cookies off, since
+   the test speaks plain HTTP on loopback) and DJANGO_SETTINGS_MODULE=bench.load.settings, which
+   only adds the bare view `/bench/bare/` to the application's URLs;
+4. warms the workers up (connections open, caches filled), then for each concurrency step
    (1, 2, 4, 8, 16, 32 clients) runs the practice loop and then the bare view, each in its own
    locust process (bench/load/locustfile.py), measuring a fixed window once every client is
    logged in; meanwhile it samples /proc for the CPU time of the server (gunicorn), the database
@@ -224,6 +224,7 @@ class Server:
         command = [
             str(APP_BIN / "gunicorn"),
             "trainer.wsgi",
+            "--preload",  # as docker-compose.yml: published versions compiled before forking
             f"--bind=127.0.0.1:{options.port}",
             f"--workers={workers}",
             f"--access-logfile={self.access_log}",
@@ -553,8 +554,8 @@ def step_line(row):
 
 
 def warm_up(options, server, workdir, pool, sampler):
-    """Not reported: each worker compiles each published scenario version the first time it
-    draws from it (tens of ms each), so the practice loop runs until most of them are."""
+    """Not reported: the workers open their database connections and fill their caches (the
+    published scenario versions are compiled before they start, trainer/wsgi.py)."""
     for kind, clients, seconds in (("practice", 8, 45), ("bare", 4, 5)):
         row = run_step(kind, clients, options, server, workdir, pool, sampler, seconds, True)
         if row["errors"]:
