@@ -2,11 +2,15 @@
 
 Record, then summarise (py-spy lives in bench/load/.venv, which bench/load/run.py creates):
 
-    bench/load/.venv/bin/py-spy record --rate 250 --subprocesses --format raw \\
-        --output var/profile.txt -- .venv/bin/python bench/practice.py --database sqlite
+    bench/load/.venv/bin/py-spy record --gil --rate 250 --subprocesses --format raw \\
+        --output var/profile.txt -- .venv/bin/python bench/practice.py --database postgres
     .venv/bin/python bench/stacks.py var/profile.txt
 
-Only samples inside a timed request count (under `Recorder.__call__`); the request type is the
+`--gil` keeps only samples holding the GIL: Python's CPU, without waits (and without SQLite's
+and psycopg's C code, which release it).
+
+Only samples inside a timed request count (under `Recorder.__call__`, not the warm-up's
+`Warming.__call__`); the request type is the
 line of bench/practice.py that sent it. For each type: the share of its samples that have a
 given part of the code on the stack (so the shares overlap and do not add up to 100%).
 """
@@ -77,6 +81,8 @@ def main(path):
         stack, _, count = row.rpartition(" ")
         frames = stack.split(";")
         if not any(frame.startswith("Recorder.__call__ (practice.py") for frame in frames):
+            continue
+        if any(frame.startswith("Warming.__call__ (practice.py") for frame in frames):
             continue
         caller = next((f for f in frames if f.startswith("one_round (practice.py:")), None)
         name = lines.get(int(caller.rsplit(":", 1)[1].rstrip(")"))) if caller else None
