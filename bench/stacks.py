@@ -10,9 +10,9 @@ Record, then summarise (py-spy lives in bench/load/.venv, which bench/load/run.p
 and psycopg's C code, which release it).
 
 Only samples inside a timed request count (under `Recorder.__call__`, not the warm-up's
-`Warming.__call__`); the request type is the
-line of bench/practice.py that sent it. For each type: the share of its samples that have a
-given part of the code on the stack (so the shares overlap and do not add up to 100%).
+`Warming.__call__`); the request type is the line of bench/practice.py that sent it. For each
+type: the share of its samples that have a given part of the code on the stack (so the shares
+overlap and do not add up to 100%).
 """
 
 import re
