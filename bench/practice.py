@@ -56,6 +56,7 @@ def parse_arguments():
     parser.add_argument("--pg-database", default="trainer_bench_practice")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/14")
     parser.add_argument("--json", default="", help="also write the figures to this file")
+    parser.add_argument("--show-queries", action="store_true", help="print each request's SQL")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     return parser.parse_args()
 
@@ -71,6 +72,8 @@ def main():
         command += ["--rounds", str(options.rounds), "--history", str(options.history)]
         command += ["--pg-database", options.pg_database, "--redis-url", options.redis_url]
         command += ["--sqlite-file", options.sqlite_file]
+        if options.show_queries:
+            command.append("--show-queries")
         out = Path(f"{options.sqlite_file}.{database}.json")
         command += ["--json", str(out)]
         subprocess.run(command, check=True, cwd=ROOT)
@@ -306,8 +309,9 @@ def keep_due(card_id):
     )
 
 
-def count_queries(client):
-    """Queries per request type, in two extra rounds (counting is not free, so not timed)."""
+def count_queries(client, show=False):
+    """Queries per request type, in two extra rounds (counting is not free, so not timed);
+    `show` prints each statement of the first round."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
@@ -316,6 +320,10 @@ def count_queries(client):
     def record(name, request, *args, **kwargs):
         with CaptureQueriesContext(connection) as queries:
             response = request(*args, **kwargs)
+        if show and not counts[name]:
+            print(f"-- {name}")
+            for query in queries.captured_queries:
+                print(f"   {query['sql'][:300]}")
         counts[name].append(len(queries))
         return response
 
@@ -343,7 +351,7 @@ def child(options):
     for number in range(options.rounds):
         keep_due(one_round(client, record, number))
     clock.check_same_backend()
-    queries = count_queries(client)
+    queries = count_queries(client, options.show_queries)
     figures = summarise(record.samples)
     header = (
         f"{'SQLite' if connection.vendor == 'sqlite' else 'PostgreSQL + Redis'}, "
