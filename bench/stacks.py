@@ -47,7 +47,7 @@ PARTS = [
     ("  transaction (atomic)", r"^Atomic\.__(enter|exit)__ "),
     ("draw + grade (problems/engine)", r"\(problems/engine/"),
     ("scheduling (trainer/srs)", r"\(trainer/srs/"),
-    ("cache (rate limit)", r"\(django/core/cache/"),
+    ("cache calls (session, rate limit)", r"\(django/core/cache/"),
     ("the view function", VIEWS),
 ]
 HANDLER = r"^ClientHandler\.__call__ "
