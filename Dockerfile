@@ -16,4 +16,5 @@ RUN DEBUG=0 SECRET_KEY=build-only-not-used-at-runtime python manage.py collectst
 USER trainer
 
 EXPOSE 8000
-CMD ["gunicorn", "trainer.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+# --preload: the master compiles the published scenario versions once, for every worker.
+CMD ["gunicorn", "trainer.wsgi", "--preload", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]

@@ -2,12 +2,17 @@
 
 Compiling a definition (validating every formula) costs milliseconds; drawing from a compiled
 scenario costs microseconds. Versions never change once saved, so the compiled scenario is kept
-by (version id, content hash) for the life of the process.
+by (version id, content hash) for the life of the process, and a web process compiles every
+published version as it starts (`compile_published`, called by trainer/wsgi.py).
 """
 
+import logging
 import secrets
 
-from problems.engine import draw_variant, load_scenario
+from problems.engine import EngineError, draw_variant, load_scenario
+from problems.models import ScenarioVersion
+
+logger = logging.getLogger(__name__)
 
 SEED_LIMIT = 2**53  # stays exact in JSON numbers
 CACHE_SIZE = 512
@@ -32,6 +37,22 @@ def compiled_scenario(version, drawn_as=None):
             _compiled.pop(next(iter(_compiled)), None)
         _compiled[key] = scenario
     return scenario
+
+
+def compile_published():
+    """Compile every published version now, so that no learner's first draw from a version pays
+    for compiling it (about 8 ms each; 51 versions in the bank). Returns how many were compiled.
+    A definition that no longer compiles is logged and left to fail where it is drawn, as before.
+    """
+    compiled = 0
+    for version in ScenarioVersion.objects.published().select_related("scenario__problem"):
+        try:
+            compiled_scenario(version)
+        except EngineError:
+            logger.exception("published version %s does not compile", version.pk)
+        else:
+            compiled += 1
+    return compiled
 
 
 def new_seed():

@@ -12,6 +12,21 @@ def test_it_checks_the_role_once_per_session_not_per_page(client, learner):
     assert not [q for q in queries.captured_queries if "auth_permission" in q["sql"]]
 
 
+def _permission_queries(queries):
+    return [q for q in queries.captured_queries if "auth_permission" in q["sql"]]
+
+
+def test_it_knows_the_role_from_the_log_in(client, instructor):
+    response = client.post(
+        "/accounts/login/", {"username": "instructor", "password": "correct horse 3"}
+    )
+    assert response.status_code == 302
+    with CaptureQueriesContext(connection) as queries:
+        html = client.get("/help/").content.decode()
+    assert 'href="/author/"' in html
+    assert not _permission_queries(queries)
+
+
 def test_it_shows_a_new_instructor_the_link_after_the_check_expires(client, learner, monkeypatch):
     import time
 

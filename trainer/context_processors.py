@@ -1,28 +1,10 @@
-import time
-
 from django.utils import timezone
 
-from trainer.accounts.roles import is_instructor
-
-# The navigation shows the authoring link from a flag kept in the session for this long, rather
-# than loading every permission (two queries) on every page. Authoring views check the
-# permission itself on each request; only the link can lag behind a change of role.
-ROLE_CHECK_SECONDS = 300
+from trainer.accounts.roles import session_is_instructor
 
 
 def roles(request):
-    user = request.user
-    if not user.is_authenticated:
-        return {"is_instructor": False}
-    cached = request.session.get("roles")
-    if (
-        cached is None
-        or cached.get("user") != user.pk
-        or time.time() - cached["at"] > ROLE_CHECK_SECONDS
-    ):
-        cached = {"user": user.pk, "instructor": is_instructor(user), "at": time.time()}
-        request.session["roles"] = cached
-    return {"is_instructor": cached["instructor"]}
+    return {"is_instructor": session_is_instructor(request)}
 
 
 def navigation(request):

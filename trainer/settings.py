@@ -125,9 +125,11 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# SQLite's connections are reused too (DATABASE_CONN_MAX_AGE): a new one re-reads the schema and
+# starts with an empty page cache, about a third of a practice request's CPU (bench/README.md).
+# runserver closes a thread's connections when its browser connection closes.
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATA_DIR.mkdir(parents=True, exist_ok=True)
-    DATABASES["default"]["CONN_MAX_AGE"] = 0
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
@@ -227,13 +229,17 @@ REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "trainer.cache.RedisCache",  # Django's, one client per pool
             "LOCATION": REDIS_URL,
             "KEY_PREFIX": "trainer",
         }
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Sessions in the database, read through the cache without failing when it is down
+# (trainer/accounts/sessions.py): no session query on a page while the cache holds it.
+SESSION_ENGINE = "trainer.accounts.sessions"
 
 # Celery: see trainer/celery.py for why each reliability option is set.
 CELERY_BROKER_URL = REDIS_URL or "memory://"

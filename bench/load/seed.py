@@ -35,7 +35,7 @@ from django.contrib.auth.hashers import make_password  # noqa: E402
 from django.contrib.auth.models import User  # noqa: E402
 from django.core.management import call_command  # noqa: E402
 from django.db import transaction  # noqa: E402
-from django.db.models import Count, F  # noqa: E402
+from django.db.models import Count  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from problems.loader import load_bank  # noqa: E402
@@ -52,9 +52,7 @@ BATCH = 20  # learners per bulk insert
 def published_versions():
     """{problem id: [(version, part keys)]} for every published scenario version."""
     versions = {}
-    published = ScenarioVersion.objects.filter(
-        scenario__is_active=True, scenario__current_version_id=F("id")
-    ).select_related("scenario__problem")
+    published = ScenarioVersion.objects.published().select_related("scenario__problem")
     for version in published:
         keys = [part.key for part in variant_of(version, 1).parts]
         versions.setdefault(version.scenario.problem_id, []).append((version, keys))

@@ -1,6 +1,7 @@
-"""Redis stopped while learners practise. Production keeps the cache (the rate limiters), the
-Celery broker and the results in Redis, and the sessions in the database, so: log-ins, practice
-pages and grading go on (the limiters fail open), nothing anyone did is lost, and a validation an
+"""Redis stopped while learners practise. Production keeps the cache (the rate limiters, the
+sessions' cached copies), the Celery broker and the results in Redis, and the sessions in the
+database, so: log-ins, practice pages and grading go on (the limiters fail open, sessions are
+read from the database), nothing anyone did is lost, and a validation an
 instructor asks for meanwhile is kept "queued" and done once Redis is back (the sweep beat runs
 sends it again)."""
 

@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.contrib.auth.signals import user_logged_in
 from django.db.models.signals import post_migrate
 
 
@@ -15,3 +16,6 @@ class AccountsConfig(AppConfig):
     def ready(self):
         # After every migrate, so the group holds permissions that later apps add.
         post_migrate.connect(_ensure_instructor_group, dispatch_uid="ensure_instructor_group")
+        from trainer.accounts.roles import remember_role_at_log_in
+
+        user_logged_in.connect(remember_role_at_log_in, dispatch_uid="remember_role_at_log_in")

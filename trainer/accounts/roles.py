@@ -3,7 +3,14 @@
 The instructor group holds the permissions that authoring checks. Each app that needs one adds its
 "app_label.codename" to INSTRUCTOR_PERMISSIONS; `ensure_instructor_group` (run by migrations and
 by the make_instructor command) grants whichever of them exist.
+
+Pages show the authoring link from the role kept in the session (`session_is_instructor`): checked
+at log-in, then again at most every ROLE_CHECK_SECONDS, rather than loading every permission (two
+queries) on every page. Authoring views check the permission itself on each request; only the
+link can lag behind a change of role.
 """
+
+import time
 
 from django.contrib.auth.models import Group, Permission
 
@@ -32,3 +39,32 @@ def make_instructor(user):
 
 def is_instructor(user):
     return user.is_authenticated and user.has_perm("problems.author_problems")
+
+
+ROLE_CHECK_SECONDS = 300
+SESSION_KEY = "roles"
+
+
+def remember_role(request, user):
+    """Check the user's role now and keep it in the session."""
+    role = {"user": user.pk, "instructor": is_instructor(user), "at": time.time()}
+    request.session[SESSION_KEY] = role
+    return role
+
+
+def remember_role_at_log_in(sender, request, user, **kwargs):
+    """`user_logged_in` receiver: the first page after log-in already knows the role."""
+    if request is not None and hasattr(request, "session"):
+        remember_role(request, user)
+
+
+def session_is_instructor(request):
+    """The role kept in the session, checked again when older than ROLE_CHECK_SECONDS (or kept
+    for another user, or from before log-ins kept it)."""
+    user = request.user
+    if not user.is_authenticated:
+        return False
+    role = request.session.get(SESSION_KEY)
+    if role is None or role.get("user") != user.pk or time.time() - role["at"] > ROLE_CHECK_SECONDS:
+        role = remember_role(request, user)
+    return role["instructor"]
