@@ -189,8 +189,6 @@ LIBRARY: dict[str, LibraryEntry] = {
     )
 }
 
-AUTOMATIC = tuple(tag for tag, entry in LIBRARY.items() if entry.unit_factors is not None)
-
 
 def library_reference() -> list[dict]:
     """The library for the authoring page and FORMAT.md: tag, summary, slots and defaults."""

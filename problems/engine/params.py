@@ -22,7 +22,6 @@ from .numbers import (
 )
 from .units import UnitSpec
 
-SPACES = ("gpu", "model", "format", "values", "int", "float", "log", "value")
 _TWO_64 = Decimal(2) ** 64
 
 

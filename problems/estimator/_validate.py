@@ -29,7 +29,6 @@ MAX_FACTOR = 1e6  # dimensionless ratios, speedups, multipliers
 # thirty times per draw and be drawn a hundred times per seed: the cap keeps one call cheap
 # (the evaluation deadline in problems/engine/budget.py bounds the sum).
 MAX_SERVERS = 1024
-MAX_DISTANCE = 1e9  # m
 
 _SHORT = reprlib.Repr()
 _SHORT.maxstring = 40
