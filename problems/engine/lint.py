@@ -901,7 +901,7 @@ class Linter:
                 for (a, b), (raw, ok, blamed) in pairs.items():
                     if ok or raw < enough:
                         continue
-                    worst = max(blamed, key=blamed.get)
+                    worst = max(blamed, key=blamed.__getitem__)
                     if worst in by_index:
                         by_index[worst]["never"].append(
                             f"{listed[first].name}={_key_text(listed[first], a)} with "
@@ -952,7 +952,7 @@ class Linter:
             for constraint in self.scenario.constraints:
                 if results[constraint.index] is not True:
                     counts[constraint.index] = counts.get(constraint.index, 0) + 1
-        return max(counts, key=counts.get) if counts else None
+        return max(counts, key=counts.__getitem__) if counts else None
 
 
 _ORIGIN_WORDS = {

@@ -288,7 +288,7 @@ def draw_variant(scenario, seed: int) -> Variant:
                 displays[part.key] = Display(None, part.unit)
             return Variant(scenario, seed, env, displays, attempt + 1)
         rejected[failed.index] = rejected.get(failed.index, 0) + 1
-    worst = max(rejected, key=rejected.get)
+    worst = max(rejected, key=rejected.__getitem__)
     constraint = next(c for c in scenario.constraints if c.index == worst)
     raise SamplingError(
         f"no draw satisfied the constraints in {MAX_ATTEMPTS} attempts (seed {seed}); "
