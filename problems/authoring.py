@@ -108,7 +108,6 @@ class ImportRejected(AuthoringError):
 # Problems.
 
 
-
 def create_problem(actor: User, values: Mapping[str, Any], now: datetime) -> Problem:
     """A new authored problem from the form's cleaned `values` (number and PROBLEM_COLUMNS)."""
     number = values["number"]

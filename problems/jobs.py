@@ -4,7 +4,7 @@ removed). Views call these; the services below them never enqueue anything."""
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Any, ParamSpec, cast
+from typing import Any, cast
 
 from celery import Task
 from celery.contrib.django.task import DjangoTask
@@ -15,10 +15,8 @@ from problems import authoring, background, regrade, tasks
 from problems.engine.budget import deadline
 from problems.models import Regrade, ScenarioVersion, ValidationRun
 
-P = ParamSpec("P")
 
-
-def _send_on_commit(task: Task[P, Any], *args: P.args, **kwargs: P.kwargs) -> None:
+def _send_on_commit[**P](task: Task[P, Any], *args: P.args, **kwargs: P.kwargs) -> None:
     # The app's task class (trainer.celery.Task) is a DjangoTask; `@shared_task` cannot say so.
     cast(DjangoTask[P, Any], task).delay_on_commit(*args, **kwargs)
 

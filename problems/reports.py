@@ -18,7 +18,9 @@ class ReportError(Exception):
     """A report that cannot be made; the message is for the learner."""
 
 
-def report_variant(user: User, attempt_id: int, message: str | None, now: datetime) -> VariantReport:
+def report_variant(
+    user: User, attempt_id: int, message: str | None, now: datetime
+) -> VariantReport:
     """Record `user`'s report on their own submitted attempt. Raises `Attempt.DoesNotExist` for
     an attempt that is not theirs, `ReportError` for one they cannot report (yet, or again)."""
     attempt = Attempt.objects.get(pk=attempt_id, user=user)
@@ -38,9 +40,7 @@ def report_variant(user: User, attempt_id: int, message: str | None, now: dateti
         raise ReportError("You have already reported this question.") from None
 
 
-def reports(
-    status: str | None = None, problem: Problem | None = None
-) -> QuerySet[VariantReport]:
+def reports(status: str | None = None, problem: Problem | None = None) -> QuerySet[VariantReport]:
     """Reports for instructors, newest first, with what the list shows in the same query."""
     found = VariantReport.objects.select_related(
         "user", "resolved_by", "attempt__version__scenario__problem"

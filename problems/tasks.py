@@ -6,7 +6,6 @@ continues after its committed batches (regrade), and statistics are replaced who
 """
 
 from datetime import datetime, timedelta
-
 from typing import Any
 
 from celery import shared_task
