@@ -5,7 +5,7 @@ The instructor group holds the permissions that authoring checks. Each app that 
 by the make_instructor command) grants whichever of them exist.
 """
 
-from django.contrib.auth.models import Group, Permission
+from django.contrib.auth.models import AnonymousUser, Group, Permission, User
 
 INSTRUCTOR_GROUP = "Instructors"
 INSTRUCTOR_PERMISSIONS = [
@@ -14,7 +14,7 @@ INSTRUCTOR_PERMISSIONS = [
 ]
 
 
-def ensure_instructor_group():
+def ensure_instructor_group() -> Group:
     group, _ = Group.objects.get_or_create(name=INSTRUCTOR_GROUP)
     for dotted in INSTRUCTOR_PERMISSIONS:
         app_label, codename = dotted.split(".")
@@ -26,9 +26,9 @@ def ensure_instructor_group():
     return group
 
 
-def make_instructor(user):
+def make_instructor(user: User) -> None:
     user.groups.add(ensure_instructor_group())
 
 
-def is_instructor(user):
+def is_instructor(user: User | AnonymousUser) -> bool:
     return user.is_authenticated and user.has_perm("problems.author_problems")
