@@ -16,7 +16,6 @@ from problems.loader import BankError, read_bank
 from problems.models import Problem, ScenarioVersion
 from problems.variants import compiled_scenario, variant_of
 
-
 # What `bank check` checks of one problem: (key, version number, compile) per scenario.
 _ToCheck = tuple[CompiledProblem | Problem, list[tuple[str, int, Callable[[], CompiledScenario]]]]
 
