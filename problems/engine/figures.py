@@ -16,7 +16,8 @@ def figure_text(catalogue: Catalogue, entry: object, name: str) -> str:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         return "" if value is None else str(value)
     unit = display_unit(catalogue.units.get(type(entry), {}).get(name, ""))
-    shown = in_unit(value, unit.factor)
+    # A float goes through its shortest repr either way; an int stays exact.
+    shown = in_unit(value if isinstance(value, int) else float(value), unit.factor)
     if shown != shown.to_integral_value():
         shown = round_significant(shown, 6)
     number = format_number(as_number(shown), exact=True)

@@ -34,19 +34,29 @@ import ast
 import dataclasses
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from .answers import parse_answer
 from .catalogue import NUMBER
 from .errors import EngineError, FormulaError, ParseError
 from .figures import figure_text
-from .formula import compile_formula
+from .formula import Formula, compile_formula
 from .grading import grade_part
 from .numbers import as_number, format_number, in_unit, round_decimals, round_significant
-from .templates import Display, with_unit
+from .params import Param
+from .schema import Part, Scenario, Step
+from .templates import Display, Placeholder, Rendered, Template, with_unit
 from .tolerance import Tolerance
-from .units import display_unit, parse_unit
+from .units import UnitSpec, display_unit, parse_unit
+
+if TYPE_CHECKING:  # the check runs the linter
+    from .check import _Report
+    from .variant import Variant
+
+RenderedStep = tuple[str, list[Rendered]] | None
+"""A worked step rendered for one variant: its text and placeholders, or None if it failed."""
 
 MIN_DISTINCT = 0.95  # a mistake must stay outside the tolerance on this share of seeds
 PROSE_SEEDS = 20  # seeds whose texts are rendered and read for the prose check

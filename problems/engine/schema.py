@@ -313,7 +313,7 @@ def load_problem(data, catalogue: Catalogue | None = None) -> Problem:
     check = _Checker()
     fields_ = check.mapping(data, "", PROBLEM_FIELDS, {"number", "page", "title", "scenarios"})
     if fields_ is None:
-        check.raise_if_any()
+        raise ScenarioError(check.errors)
     number = check.integer(fields_.get("number"), "number", 1, 999)
     page = check.integer(fields_.get("page"), "page", 1, 10)
     title = check.text(fields_.get("title"), "title", MAX_SHORT_TEXT)
@@ -342,7 +342,7 @@ def load_problem(data, catalogue: Catalogue | None = None) -> Problem:
         seen: set[str] = set()
         for index, item in enumerate(raw):
             path = f"scenarios[{index}]"
-            inherited = ()
+            inherited: tuple[str, ...] = ()
             if isinstance(item, dict):
                 inherited = tuple(n for n in SOLUTION_FIELDS if n in fields_ and n not in item)
                 item = with_problem_texts(fields_, item)
@@ -384,6 +384,8 @@ def load_scenario(
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         check.error("version", "must be a whole number of at least 1")
     scenario = _compile_scenario(data, "", check, version, problem, catalogue)
+    if scenario is None:  # what stopped it is in `check.errors`
+        raise ScenarioError(check.errors)
     check.raise_if_any()
     return scenario
 
@@ -1045,7 +1047,7 @@ def _compile_parts(raw, path, check, names, catalogue, part_keys, visible, origi
             automatic,
         )
         earlier[key] = NUMBER
-        if None in (prompt, answer, tolerance, partial):
+        if prompt is None or answer is None or tolerance is None or partial is None:
             continue
         parts.append(
             Part(

@@ -175,7 +175,7 @@ def compile_template(
     return Template(source, segments)
 
 
-def _report(on_error, message: str) -> None:
+def _report(on_error: Callable[[str], None] | None, message: str) -> None:
     if on_error is None:
         raise FormulaError(message)
     on_error(message)
