@@ -36,8 +36,8 @@ from .errors import EngineError, FormulaError, ParseError, SamplingError
 from .grading import CORRECT, grade_part
 from .lint import EXPLANATIONS, Linter, RenderedStep
 from .schema import Part, Problem, Scenario
-from .templates import Template
 from .solution_numbers import check_solution_numbers
+from .templates import Template
 from .units import UnitSpec, display_unit
 from .variant import MAX_ATTEMPTS, Variant, draw_variant
 

@@ -34,26 +34,23 @@ import ast
 import dataclasses
 import math
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .answers import parse_answer
 from .catalogue import NUMBER
 from .errors import EngineError, FormulaError, ParseError
 from .figures import figure_text
-from .formula import Formula, compile_formula
+from .formula import compile_formula
 from .grading import grade_part
 from .numbers import as_number, format_number, in_unit, round_decimals, round_significant
-from .params import Param
-from .schema import Part, Scenario, Step
-from .templates import Display, Placeholder, Rendered, Template, with_unit
+from .templates import Display, Rendered, with_unit
 from .tolerance import Tolerance
-from .units import UnitSpec, display_unit, parse_unit
+from .units import display_unit, parse_unit
 
 if TYPE_CHECKING:  # the check runs the linter
-    from .check import _Report
-    from .variant import Variant
+    pass
 
 RenderedStep = tuple[str, list[Rendered]] | None
 """A worked step rendered for one variant: its text and placeholders, or None if it failed."""

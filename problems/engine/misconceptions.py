@@ -13,8 +13,8 @@ for that variant: it cannot be told apart from the right answer.
 
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
 from dataclasses import dataclass, field
+from typing import Any
 
 from .formula import Formula
 from .templates import Template

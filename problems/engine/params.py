@@ -57,7 +57,7 @@ class Param:
     significant: int | None = None
     integer: bool = False
     unit: UnitSpec | None = None
-    kind: object = NUMBER
+    kind: str | type = NUMBER  # NUMBER, or a catalogue parameter's entry class
 
     @property
     def is_catalogue(self) -> bool:

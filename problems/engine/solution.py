@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .catalogue import Catalogue
 from .errors import FormulaError
+from .formula import Kind
 from .templates import Display, Template, compile_template
 
 if TYPE_CHECKING:  # the schema compiles solutions with this module
@@ -103,7 +104,7 @@ def compile_solution(
     fields_: Mapping[str, Any],
     path: Callable[[str], str],
     check: "_Checker",
-    names: Mapping[str, object] | None,
+    names: Mapping[str, Kind] | None,
     catalogue: Catalogue,
     inherited: Iterable[str] = (),
 ) -> Solution:

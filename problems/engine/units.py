@@ -14,10 +14,10 @@ Reference: Pint 0.26 definitions syntax, https://pint.readthedocs.io/en/stable/a
 
 import difflib
 import re
-from typing import cast
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import cast
 
 import pint
 

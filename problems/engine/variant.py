@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING, Any
 from .catalogue import entry_spec
 from .errors import FormulaError, SamplingError
 from .figures import figure_label
+from .formula import Formula
 from .numbers import as_number, in_unit, round_significant
 from .params import draw_integer
-from .formula import Formula
 from .templates import Display
 
 if TYPE_CHECKING:  # the schema module reaches the variant through its solution
