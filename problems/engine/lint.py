@@ -793,7 +793,8 @@ class Linter:
                     None,
                     "physical-bounds",
                     f"{where} computes with {param}.{field} of the "
-                    f"{getattr(gpu, 'name', param)}, whose figure adds {links} links that do not pool: a collective among p GPUs gets only "
+                    f"{getattr(gpu, 'name', param)}, whose figure adds {links} links that do "
+                    "not pool: a collective among p GPUs gets only "
                     "their p − 1 links (a pair shares one). Use "
                     "collective_bandwidth_per_direction(gpu, gpus)",
                     ("physical-bounds", where, field),
