@@ -7,7 +7,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/trainer
 export TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 TEST_REDIS_URL_POSTGRES_PASS ?= redis://127.0.0.1:6379/14
 
-.PHONY: run test test-thorough lint setup migrate bank serve clean
+.PHONY: run test test-thorough lint typecheck setup migrate bank serve clean
 
 run: setup migrate bank serve
 
@@ -38,16 +38,23 @@ lint: setup
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-# The whole suite: lint, migrations, the bank check, pytest on SQLite, then the database tests
-# again on PostgreSQL when it is reachable. The machine has two cores, so the bank check and the
-# PostgreSQL pass run beside the SQLite pass (their output is printed after it); every test still
-# runs. The PostgreSQL pass uses its own Redis database so the two passes' Celery workers never
-# take each other's tasks.
+# mypy over problems/ and trainer/ ([tool.mypy] in pyproject.toml). `make test` runs it too.
+typecheck: setup
+	$(VENV)/bin/mypy
+
+# The whole suite: lint, migrations, the type check, the bank check, pytest on SQLite, then the
+# database tests again on PostgreSQL when it is reachable. The machine has two cores, so the type
+# check, the bank check and the PostgreSQL pass run beside the SQLite pass (their output is printed
+# after it); every test still runs, and a type error fails the run after the other checks. The
+# PostgreSQL pass uses its own Redis database so the two passes' Celery workers never take each
+# other's tasks.
 BACKGROUND_LOG := var/test-background.log
 test: lint
 	DEBUG=1 $(PY) manage.py makemigrations --check --dry-run
 	@mkdir -p var
 	@( set -e; \
+	  echo "== type check (mypy) =="; \
+	  types=0; $(VENV)/bin/mypy || types=$$?; \
 	  DEBUG=1 $(PY) manage.py bank check --files; \
 	  if $(PY) scripts/reachable.py "$(TEST_DATABASE_URL)"; then \
 	    echo "== database tests on PostgreSQL ($(TEST_DATABASE_URL)) =="; \
@@ -55,10 +62,11 @@ test: lint
 	      $(VENV)/bin/pytest --database-tests-only -p no:cacheprovider; \
 	  else \
 	    echo "SKIPPED: the database tests on PostgreSQL did not run: $(TEST_DATABASE_URL) is not reachable."; \
-	  fi ) > $(BACKGROUND_LOG) 2>&1 & background=$$!; \
+	  fi; \
+	  exit $$types ) > $(BACKGROUND_LOG) 2>&1 & background=$$!; \
 	$(VENV)/bin/pytest; foreground=$$?; \
 	wait $$background; background_status=$$?; \
-	echo "== bank check and PostgreSQL pass (run beside the SQLite pass) =="; \
+	echo "== type check, bank check and PostgreSQL pass (run beside the SQLite pass) =="; \
 	cat $(BACKGROUND_LOG); \
 	test $$foreground -eq 0 -a $$background_status -eq 0
 
@@ -67,4 +75,4 @@ test-thorough: setup
 	HYPOTHESIS_PROFILE=thorough $(VENV)/bin/pytest tests/engine tests/estimator tests/srs tests/plan
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .mypy_cache

@@ -22,10 +22,14 @@ import functools
 import logging
 import math
 import time
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
 
 import yaml
 from celery.exceptions import SoftTimeLimitExceeded
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -46,6 +50,7 @@ from problems.engine import (
     load_yaml,
     with_problem_texts,
 )
+from problems.engine import Scenario as CompiledScenario
 from problems.engine.budget import OutOfTime
 from problems.engine.schema import (
     MAX_YAML_BYTES,
@@ -84,6 +89,9 @@ FORM_FIELDS = ("key", "title")
 Action = AuthoringLog.Action
 Status = ScenarioVersion.Status
 
+Definition = dict[str, Any]
+"""A scenario's definition in the engine's format (problems/engine/FORMAT.md), as YAML loads it."""
+
 
 class AuthoringError(Exception):
     """A request that cannot be carried out; the message is for the instructor."""
@@ -92,7 +100,7 @@ class AuthoringError(Exception):
 class ImportRejected(AuthoringError):
     """An import that failed validation: `reasons` lists every problem; nothing was written."""
 
-    def __init__(self, reasons):
+    def __init__(self, reasons: Iterable[str]) -> None:
         self.reasons = list(reasons)
         super().__init__("The import was rejected; nothing was changed.")
 
@@ -100,7 +108,7 @@ class ImportRejected(AuthoringError):
 # Problems.
 
 
-def create_problem(actor, values, now):
+def create_problem(actor: User, values: Mapping[str, Any], now: datetime) -> Problem:
     """A new authored problem from the form's cleaned `values` (number and PROBLEM_COLUMNS)."""
     number = values["number"]
     if number < FIRST_AUTHORED_NUMBER:
@@ -121,7 +129,9 @@ def create_problem(actor, values, now):
     return problem
 
 
-def update_problem(actor, problem, values, now):
+def update_problem(
+    actor: User, problem: Problem, values: Mapping[str, Any], now: datetime
+) -> Problem:
     """Change an authored problem's fields. A built-in problem's fields come from its bank file
     (`load_bank` would put them back), so they are edited there."""
     if problem.is_builtin:
@@ -143,14 +153,14 @@ def update_problem(actor, problem, values, now):
 # Scenario definitions: the form's fields plus the YAML editor.
 
 
-def ordered(mapping, order):
+def ordered(mapping: Mapping[str, Any], order: Iterable[str]) -> dict[str, Any]:
     """A copy of `mapping` with the keys in `order` first, in that order, then the rest."""
     result = {name: mapping[name] for name in order if name in mapping}
     result.update((name, value) for name, value in mapping.items() if name not in result)
     return result
 
 
-def _ordered_definition(definition):
+def _ordered_definition(definition: Mapping[str, Any]) -> Definition:
     result = ordered(definition, SCENARIO_FIELDS)
     if isinstance(result.get("parts"), list):
         result["parts"] = [
@@ -164,7 +174,7 @@ class _Dumper(yaml.SafeDumper):
     """Safe YAML, with texts of several lines written as blocks so that they read as written."""
 
 
-def _represent_text(dumper, text):
+def _represent_text(dumper: yaml.SafeDumper, text: str) -> yaml.ScalarNode:
     style = "|" if "\n" in text else None
     return dumper.represent_scalar("tag:yaml.org,2002:str", text, style=style)
 
@@ -172,17 +182,17 @@ def _represent_text(dumper, text):
 _Dumper.add_representer(str, _represent_text)
 
 
-def dump_yaml(data):
+def dump_yaml(data: Mapping[str, Any]) -> str:
     return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100, indent=2)
 
 
-def editor_yaml(definition):
+def editor_yaml(definition: Mapping[str, Any]) -> str:
     """The YAML editor's text for a definition: everything but the form's fields."""
     rest = {k: v for k, v in _ordered_definition(definition).items() if k not in FORM_FIELDS}
     return dump_yaml(rest) if rest else ""
 
 
-def definition_from_form(key, title, body):
+def definition_from_form(key: str, title: str, body: str) -> Definition:
     """The scenario definition of the form's key and title and the YAML editor's text.
 
     Raises `ScenarioError` when the text is not YAML or not a mapping of fields.
@@ -209,18 +219,18 @@ class DefinitionCheck:
     """What the editor shows while an instructor types: the definition's schema errors (with
     field paths) and, when it compiles, the errors found on a few seeds."""
 
-    definition: dict | None = None
-    errors: list = field(default_factory=list)
-    sample_errors: list = field(default_factory=list)
-    warnings: list = field(default_factory=list)
+    definition: Definition | None = None
+    errors: list[FieldError] = field(default_factory=list)
+    sample_errors: list[dict[str, Any]] = field(default_factory=list)  # check_scenario's errors
+    warnings: list[dict[str, Any]] = field(default_factory=list)
     seeds: int = 0
 
     @property
-    def ok(self):
+    def ok(self) -> bool:
         return self.definition is not None and not self.errors and not self.sample_errors
 
     @property
-    def failing_draws(self):
+    def failing_draws(self) -> list[dict[str, Any]]:
         """Sampled seeds on which no variant could be drawn: a formula that compiles but fails
         when evaluated (a GPU where a model goes, a negative size, an overflow). A draft may be
         unfinished, but not one whose formulas fail: it is refused with the reason."""
@@ -231,11 +241,18 @@ class DefinitionCheck:
         ]
 
     @property
-    def savable(self):
+    def savable(self) -> bool:
         return self.definition is not None and not self.errors and not self.failing_draws
 
 
-def check_definition(key, title, body, *, problem_number=None, seeds=LIVE_CHECK_SEEDS):
+def check_definition(
+    key: str,
+    title: str,
+    body: str,
+    *,
+    problem_number: int | None = None,
+    seeds: int = LIVE_CHECK_SEEDS,
+) -> DefinitionCheck:
     """Compile the form's definition and check it over `seeds` seeds (see `DefinitionCheck`)."""
     result = DefinitionCheck(seeds=seeds)
     try:
@@ -252,7 +269,9 @@ def check_definition(key, title, body, *, problem_number=None, seeds=LIVE_CHECK_
     return result
 
 
-def compile_definition(definition, problem_number, version_number=1):
+def compile_definition(
+    definition: Mapping[str, Any], problem_number: int, version_number: int = 1
+) -> CompiledScenario:
     """The engine's compiled scenario, or `ScenarioError` with every error."""
     return load_scenario(definition, version=version_number, problem=problem_number)
 
@@ -260,11 +279,13 @@ def compile_definition(definition, problem_number, version_number=1):
 # Scenarios and drafts.
 
 
-def _next_number(scenario):
+def _next_number(scenario: Scenario) -> int:
     return (scenario.versions.aggregate(Max("number"))["number__max"] or 0) + 1
 
 
-def create_scenario(actor, problem, definition, note, now):
+def create_scenario(
+    actor: User, problem: Problem, definition: Definition, note: str, now: datetime
+) -> ScenarioVersion:
     """A new scenario of `problem`, with the author's draft v1 holding `definition`."""
     compile_definition(definition, problem.number)
     key = definition["key"]
@@ -290,11 +311,11 @@ def create_scenario(actor, problem, definition, note, now):
     return version
 
 
-def own_draft(actor, scenario):
+def own_draft(actor: User, scenario: Scenario) -> ScenarioVersion | None:
     return scenario.versions.filter(status=Status.DRAFT, created_by=actor).first()
 
 
-def start_draft(actor, scenario, now):
+def start_draft(actor: User, scenario: Scenario, now: datetime) -> ScenarioVersion:
     """The author's draft of `scenario`: the open one, or a new one copied from the current
     version (or the latest, when none is published)."""
     with transaction.atomic():
@@ -321,7 +342,7 @@ def start_draft(actor, scenario, now):
     return draft
 
 
-def _editable_draft(actor, version):
+def _editable_draft(actor: User, version: ScenarioVersion) -> None:
     if version.status != Status.DRAFT:
         raise AuthoringError(
             f"v{version.number} is {version.status}: published versions never change. Start a "
@@ -333,7 +354,9 @@ def _editable_draft(actor, version):
         )
 
 
-def save_draft(actor, version, definition, note, now):
+def save_draft(
+    actor: User, version: ScenarioVersion, definition: Definition, note: str, now: datetime
+) -> ScenarioVersion:
     """Store a new definition in the author's draft (compiled first; raises `ScenarioError`)."""
     _editable_draft(actor, version)
     scenario = version.scenario
@@ -356,7 +379,7 @@ def save_draft(actor, version, definition, note, now):
     return locked
 
 
-def discard_draft(actor, version, now):
+def discard_draft(actor: User, version: ScenarioVersion, now: datetime) -> bool:
     """Delete the author's draft; a scenario left with no version goes with it."""
     _editable_draft(actor, version)
     with transaction.atomic():
@@ -385,7 +408,9 @@ def discard_draft(actor, version, now):
 # Validation over many seeds.
 
 
-def request_validation(actor, version, seeds, now):
+def request_validation(
+    actor: User, version: ScenarioVersion, seeds: int, now: datetime
+) -> ValidationRun:
     """Record a check of `version` over `seeds` seeds, to be run by the `validate_version` task
     or a background thread (`problems.jobs.validate` sends it)."""
     _editable_draft(actor, version)  # a draft is its author's to validate and publish
@@ -408,7 +433,7 @@ def request_validation(actor, version, seeds, now):
     return run
 
 
-def run_validation(run_id):
+def run_validation(run_id: int) -> ValidationRun | None:
     """Run a queued validation (the task's body). Safe to run twice: a finished run is left as
     it is, and a run interrupted by a lost worker starts again from seed 0."""
     with transaction.atomic():
@@ -432,7 +457,7 @@ def run_validation(run_id):
             {"message": "The draft changed after this validation was requested; validate again."},
         )
 
-    def progress(done, total):
+    def progress(done: int, total: int) -> None:
         ValidationRun.objects.filter(pk=run.pk).update(done=done, total=total)
 
     started = time.monotonic()
@@ -460,7 +485,7 @@ def run_validation(run_id):
     return _finish(run, status, report)
 
 
-def serving_cost_error(seconds, seeds):
+def serving_cost_error(seconds: float, seeds: int) -> dict[str, Any] | None:
     """A validation report's error when `seeds` seeds took `seconds` (too slow to serve to
     learners), or None."""
     if seeds and seconds / seeds > MAX_SECONDS_PER_SEED:
@@ -476,7 +501,7 @@ def serving_cost_error(seconds, seeds):
     return None
 
 
-def _finish(run, status, report):
+def _finish(run: ValidationRun, status: str, report: dict[str, Any]) -> ValidationRun:
     run.status = status
     run.report = report
     run.done = run.total if status != ValidationRun.Status.ERROR else run.done
@@ -487,7 +512,7 @@ def _finish(run, status, report):
     return run
 
 
-def passing_run(version):
+def passing_run(version: ScenarioVersion) -> ValidationRun | None:
     """The latest passing validation of exactly this content, over enough seeds, or None."""
     return (
         ValidationRun.objects.filter(
@@ -501,7 +526,7 @@ def passing_run(version):
     )
 
 
-def stalled_work(before):
+def stalled_work(before: datetime) -> dict[str, list[int]]:
     """The validations and regrades queued before `before` and still queued: their message was
     lost (the broker was down when the request sent it, or restarted without its data).
     Returns {"validations": [ids], "regrades": [ids]}."""
@@ -525,11 +550,16 @@ def stalled_work(before):
 @dataclass
 class Published:
     version: ScenarioVersion
-    retired: list
-    regrades: list
+    retired: list[ScenarioVersion]
+    regrades: list[Regrade]
 
 
-def publish(actor, version, now, corrects=()):
+def publish(
+    actor: User,
+    version: ScenarioVersion,
+    now: datetime,
+    corrects: Iterable[int] = (),
+) -> Published:
     """Make the draft `version` its scenario's published version, retiring the previous one.
 
     `corrects`: ids of earlier versions whose keys this version fixes; a `Regrade` of their
@@ -586,13 +616,13 @@ def publish(actor, version, now, corrects=()):
 # Export.
 
 
-def scenario_document(version):
+def scenario_document(version: ScenarioVersion) -> Definition:
     return _ordered_definition(version.definition)
 
 
-def problem_document(problem):
+def problem_document(problem: Problem) -> dict[str, Any]:
     """The problem as a bank file: its fields and the current versions of its scenarios."""
-    document = {"number": problem.number}
+    document: dict[str, Any] = {"number": problem.number}
     for name in PROBLEM_COLUMNS:
         value = getattr(problem, name)
         if value in ("", [], None):
@@ -605,13 +635,13 @@ def problem_document(problem):
     return document
 
 
-def export_problem(actor, problem, now):
+def export_problem(actor: User, problem: Problem, now: datetime) -> str:
     text = dump_yaml(problem_document(problem))
     AuthoringLog.record(actor, Action.EXPORT, now, problem=problem, what="problem")
     return text
 
 
-def export_scenario(actor, scenario, now):
+def export_scenario(actor: User, scenario: Scenario, now: datetime) -> str:
     version = scenario.published_version
     if version is None:
         raise AuthoringError(f"Scenario '{scenario.key}' has no published version to export.")
@@ -627,12 +657,12 @@ def export_scenario(actor, scenario, now):
 class ImportReport:
     problem: Problem
     created_problem: bool = False
-    updated_fields: list = field(default_factory=list)
-    drafts: list = field(default_factory=list)  # (key, version number, "new" | "updated")
-    unchanged: list = field(default_factory=list)  # scenario keys
-    untouched: list = field(default_factory=list)  # keys in the database, not in the file
+    updated_fields: list[str] = field(default_factory=list)
+    drafts: list[tuple[str, int, str]] = field(default_factory=list)  # (key, number, "new" | …)
+    unchanged: list[str] = field(default_factory=list)  # scenario keys
+    untouched: list[str] = field(default_factory=list)  # keys in the database, not in the file
 
-    def summary(self):
+    def summary(self) -> str:
         parts = []
         if self.created_problem:
             parts.append(f"problem {self.problem.number} created")
@@ -648,11 +678,11 @@ class ImportReport:
         return "; ".join(parts) or "nothing to change"
 
 
-def _schema_reasons(error):
+def _schema_reasons(error: ScenarioError) -> list[str]:
     return [str(item) for item in error.errors]
 
 
-def _seed_reasons(scenario, where, seeds):
+def _seed_reasons(scenario: CompiledScenario, where: str, seeds: int) -> list[str]:
     report = check_scenario(scenario, seeds)
     reasons = []
     for entry in report["errors"]:
@@ -667,7 +697,14 @@ def _seed_reasons(scenario, where, seeds):
     return reasons
 
 
-def import_yaml(actor, text, now, *, into_problem=None, seeds=IMPORT_SEEDS):
+def import_yaml(
+    actor: User,
+    text: str | bytes,
+    now: datetime,
+    *,
+    into_problem: Problem | None = None,
+    seeds: int = IMPORT_SEEDS,
+) -> "ImportReport":
     """Import a problem file (with `scenarios:`) or one scenario into `into_problem`.
 
     Everything is validated before anything is written: the schema, and a check of every
@@ -693,7 +730,7 @@ def import_yaml(actor, text, now, *, into_problem=None, seeds=IMPORT_SEEDS):
     )
 
 
-def _import_problem(actor, data, now, seeds):
+def _import_problem(actor: User, data: dict[str, Any], now: datetime, seeds: int) -> ImportReport:
     try:
         compiled = load_problem(data)
     except ScenarioError as error:
@@ -710,7 +747,7 @@ def _import_problem(actor, data, now, seeds):
             f"problems, loaded from problems/bank/; give a new problem a number from "
             f"{FIRST_AUTHORED_NUMBER}."
         )
-    changed = []
+    changed: list[str] = []
     if existing is not None:
         changed = [name for name in PROBLEM_COLUMNS if getattr(existing, name) != values[name]]
         if changed and existing.is_builtin:
@@ -746,7 +783,9 @@ def _import_problem(actor, data, now, seeds):
     return report
 
 
-def _import_scenario(actor, problem, definition, now, seeds):
+def _import_scenario(
+    actor: User, problem: Problem, definition: Definition, now: datetime, seeds: int
+) -> ImportReport:
     try:
         scenario = load_scenario(definition, problem=problem.number)
     except ScenarioError as error:
@@ -762,7 +801,9 @@ def _import_scenario(actor, problem, definition, now, seeds):
     return report
 
 
-def _write_scenarios(actor, problem, definitions, report):
+def _write_scenarios(
+    actor: User, problem: Problem, definitions: Sequence[Definition], report: ImportReport
+) -> None:
     for definition in definitions:
         digest = content_hash(definition)
         scenario = problem.scenarios.filter(key=definition["key"]).first()
@@ -812,7 +853,7 @@ def _write_scenarios(actor, problem, definitions, report):
 # The reference panel of the editor.
 
 
-def _shown(value):
+def _shown(value: object) -> str:
     if value is None:
         return "—"
     if isinstance(value, bool):
@@ -829,7 +870,7 @@ def _shown(value):
 
 
 @functools.cache
-def reference():
+def reference() -> dict[str, Any]:
     """What formulas may use, for the editor's side panel: the catalogues (each entry's
     readable fields), the functions, the units and the misconception library."""
     catalogue = default_catalogue()

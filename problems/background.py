@@ -17,8 +17,9 @@ would occupy the server for hours.
 
 import logging
 import threading
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import connections
@@ -33,16 +34,16 @@ VALIDATION_TIME_LIMIT = 10 * 60
 """The longest a validation may run [s], in a Celery task or in the background thread."""
 GRACE = timedelta(minutes=1)
 
-_executor = None
+_executor: ThreadPoolExecutor | None = None
 _executor_lock = threading.Lock()
 
 
-def in_process():
+def in_process() -> bool:
     """True when there is no broker: tasks would run inside the request."""
-    return settings.CELERY_TASK_ALWAYS_EAGER
+    return bool(settings.CELERY_TASK_ALWAYS_EAGER)
 
 
-def start(function, *args):
+def start(function: Callable[..., object], *args: object) -> None:
     """Run `function(*args)` in this process's background thread (one at a time, in order)."""
     global _executor
     with _executor_lock:
@@ -51,7 +52,7 @@ def start(function, *args):
     _executor.submit(_in_thread, function, *args)
 
 
-def _in_thread(function, *args):
+def _in_thread(function: Callable[..., object], *args: object) -> None:
     try:
         function(*args)
     except Exception:  # a thread's exception is lost otherwise
@@ -60,7 +61,7 @@ def _in_thread(function, *args):
         connections.close_all()  # this thread's connections
 
 
-def end_abandoned(now):
+def end_abandoned(now: datetime) -> int:
     """Mark cancelled the in-process runs whose process stopped before they ended: still queued
     or running after the time limit (and a minute's grace), they can no longer be running."""
     if not in_process():
@@ -77,7 +78,7 @@ def end_abandoned(now):
     )
 
 
-def busy(now):
+def busy(now: datetime) -> str | None:
     """Why a new in-process validation must wait, or None."""
     if not in_process():
         return None

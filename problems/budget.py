@@ -4,14 +4,18 @@ preview and an import run an instructor's formulas inside the request, each with
 message that names the formula being evaluated when time ran out.
 """
 
+from datetime import datetime
+
 from django.conf import settings
+from django.contrib.auth.models import User
 
 from problems import authoring
 from problems.engine import FieldError
 from problems.engine.budget import OutOfTime, deadline
+from problems.models import Problem
 
 
-def too_slow(error, what):
+def too_slow(error: OutOfTime, what: str) -> str:
     """The instructor's message for an `OutOfTime` during `what` ("The check")."""
     return (
         f"{what} took longer than {error.seconds:g} s and was stopped while evaluating "
@@ -20,7 +24,9 @@ def too_slow(error, what):
     )
 
 
-def check_definition(key, title, body, *, problem_number, seeds):
+def check_definition(
+    key: str, title: str, body: str, *, problem_number: int | None, seeds: int
+) -> authoring.DefinitionCheck:
     """`authoring.check_definition` within the time limit; out of time, a check whose error
     says what was slow (so the draft cannot be saved)."""
     try:
@@ -33,7 +39,9 @@ def check_definition(key, title, body, *, problem_number, seeds):
         return authoring.DefinitionCheck(errors=[FieldError("", message)], seeds=seeds)
 
 
-def import_yaml(actor, text, now, *, into_problem=None):
+def import_yaml(
+    actor: User, text: str | bytes, now: datetime, *, into_problem: Problem | None = None
+) -> authoring.ImportReport:
     """`authoring.import_yaml` within the time limit; out of time, rejected (nothing written)."""
     try:
         with deadline(settings.AUTHORING_TIME_LIMIT):

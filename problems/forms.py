@@ -1,4 +1,8 @@
+from collections.abc import Iterable
+from typing import Any, cast
+
 from django import forms
+from django.core.files.uploadedfile import UploadedFile
 from django.core.validators import RegexValidator
 
 from problems.authoring import (
@@ -8,6 +12,7 @@ from problems.authoring import (
     MIN_PUBLISH_SEEDS,
 )
 from problems.engine.schema import DEFAULT_EXPECTED_MINUTES, SLUG
+from problems.models import ScenarioVersion
 from problems.variants import SEED_LIMIT
 
 
@@ -16,13 +21,13 @@ class ListField(forms.CharField):
 
     widget = forms.Textarea(attrs={"rows": 4})
 
-    def prepare_value(self, value):
+    def prepare_value(self, value: Any) -> Any:
         if isinstance(value, (list, tuple)):
             return "\n".join(value)
         return value
 
-    def to_python(self, value):
-        text = super().to_python(value)
+    def to_python(self, value: Any) -> list[str]:  # type: ignore[override]  # a list, not a str
+        text = super().to_python(value) or ""
         return [line.strip() for line in text.splitlines() if line.strip()]
 
 
@@ -40,11 +45,12 @@ class ProblemForm(forms.Form):
         min_value=1, max_value=240, initial=DEFAULT_EXPECTED_MINUTES
     )
 
-    def __init__(self, *args, editing=False, **kwargs):
+    def __init__(self, *args: Any, editing: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if editing:
-            self.fields["number"].disabled = True
-            self.fields["number"].min_value = 1
+            # Shown, not edited; a new field, because a field's validators are built with it (a
+            # built-in problem's number, 1 to 25, would fail the new-problem minimum).
+            self.fields["number"] = forms.IntegerField(min_value=1, max_value=999, disabled=True)
 
 
 class ScenarioForm(forms.Form):
@@ -67,7 +73,7 @@ class ScenarioForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 30, "spellcheck": "false", "class": "yaml"}),
     )
 
-    def __init__(self, *args, key_fixed=False, **kwargs):
+    def __init__(self, *args: Any, key_fixed: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if key_fixed:
             self.fields["key"].disabled = True
@@ -82,9 +88,12 @@ class ValidateForm(forms.Form):
 class PublishForm(forms.Form):
     corrects = forms.TypedMultipleChoiceField(coerce=int, required=False, choices=())
 
-    def __init__(self, *args, candidates=(), **kwargs):
+    def __init__(
+        self, *args: Any, candidates: Iterable[ScenarioVersion] = (), **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["corrects"].choices = [(v.pk, f"v{v.number}") for v in candidates]
+        corrects = cast(forms.TypedMultipleChoiceField, self.fields["corrects"])
+        corrects.choices = [(v.pk, f"v{v.number}") for v in candidates]
 
 
 class SeedForm(forms.Form):
@@ -107,13 +116,14 @@ class ImportForm(forms.Form):
         max_value=999,
     )
 
-    def clean(self):
-        cleaned = super().clean()
-        text, upload = cleaned.get("text"), cleaned.get("file")
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean() or {}
+        text: str | None = cleaned.get("text")
+        upload: UploadedFile | None = cleaned.get("file")
         if bool(text and text.strip()) == bool(upload):
             raise forms.ValidationError("Paste YAML or upload a file (one of the two).")
         if upload:
-            if upload.size > MAX_IMPORT_BYTES:
+            if (upload.size or 0) > MAX_IMPORT_BYTES:
                 raise forms.ValidationError(
                     f"The file is larger than {MAX_IMPORT_BYTES // 1024} KiB."
                 )

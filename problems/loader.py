@@ -8,6 +8,7 @@ one transaction, so a bad file changes nothing.
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from django.db import transaction
 from django.db.models import Max
@@ -20,6 +21,7 @@ from problems.engine import (
     with_problem_texts,
 )
 from problems.engine.schema import PROBLEM_FIELDS
+from problems.engine.schema import Problem as CompiledProblem
 from problems.models import (
     Problem,
     Scenario,
@@ -43,7 +45,7 @@ class LoadReport:
     scenarios_retired: list[str] = field(default_factory=list)
     unchanged: int = 0
 
-    def summary(self):
+    def summary(self) -> str:
         return (
             f"{len(self.problems_created)} problems created, {len(self.problems_updated)} updated, "
             f"{len(self.versions_created)} scenario versions published, "
@@ -51,11 +53,14 @@ class LoadReport:
         )
 
 
-def read_bank(directory=BANK_DIR):
+BankFile = tuple[Path, dict[str, Any], CompiledProblem]
+
+
+def read_bank(directory: Path | str = BANK_DIR) -> list[BankFile]:
     """Every bank file, validated: a list of (path, definition dict, compiled `Problem`), by
     problem number."""
-    definitions = []
-    errors = []
+    definitions: list[BankFile] = []
+    errors: list[str] = []
     for path in sorted(Path(directory).glob("*.yaml")):
         try:
             data = load_yaml(path.read_bytes())
@@ -74,7 +79,7 @@ def read_bank(directory=BANK_DIR):
 
 
 @transaction.atomic
-def load_bank(directory=BANK_DIR):
+def load_bank(directory: Path | str = BANK_DIR) -> LoadReport:
     report = LoadReport()
     for _path, data, compiled in read_bank(directory):
         problem = _upsert_problem(compiled, report)
@@ -104,14 +109,14 @@ PROBLEM_COLUMNS = tuple(
 )
 
 
-def problem_fields(compiled):
+def problem_fields(compiled: CompiledProblem) -> dict[str, Any]:
     """The database fields of a problem, from the engine's compiled (validated, normalised)
     problem."""
     values = {name: getattr(compiled, name) for name in PROBLEM_COLUMNS}
     return {name: list(v) if isinstance(v, tuple) else v for name, v in values.items()}
 
 
-def _upsert_problem(compiled, report):
+def _upsert_problem(compiled: CompiledProblem, report: LoadReport) -> Problem:
     values = problem_fields(compiled)
     problem = Problem.objects.filter(number=compiled.number).first()
     if problem is None:
@@ -125,7 +130,7 @@ def _upsert_problem(compiled, report):
     return problem
 
 
-def _upsert_scenario(problem, definition, report):
+def _upsert_scenario(problem: Problem, definition: dict[str, Any], report: LoadReport) -> None:
     scenario, _ = Scenario.objects.get_or_create(
         problem=problem, key=definition["key"], defaults={"title": definition["title"]}
     )

@@ -5,7 +5,11 @@ JSON. Versions are never edited once published: an attempt names the version it 
 so it can be regenerated, shown and regraded exactly as it was.
 """
 
+from datetime import datetime
+from typing import Any
+
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
@@ -38,7 +42,7 @@ class Problem(models.Model):
             ("view_statistics", "Can see problem statistics"),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.number} · {self.title}"
 
 
@@ -57,11 +61,11 @@ class Scenario(models.Model):
             models.UniqueConstraint(fields=["problem", "key"], name="unique_scenario_key")
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.problem.number}/{self.key}"
 
     @property
-    def published_version(self):
+    def published_version(self) -> "ScenarioVersion | None":
         """The version learners draw from, or None; from the prefetched versions when the
         caller prefetched them."""
         return next(
@@ -69,8 +73,8 @@ class Scenario(models.Model):
         )
 
 
-class ScenarioVersionQuerySet(models.QuerySet):
-    def published(self):
+class ScenarioVersionQuerySet(models.QuerySet["ScenarioVersion"]):
+    def published(self) -> "ScenarioVersionQuerySet":
         """The versions learners draw from: one per scenario that has one."""
         return self.filter(status=ScenarioVersion.Status.PUBLISHED)
 
@@ -116,11 +120,13 @@ class ScenarioVersion(models.Model):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.scenario} v{self.number}"
 
 
-def publish_version(version, published_by=None):
+def publish_version(
+    version: ScenarioVersion, published_by: User | None = None
+) -> list[ScenarioVersion]:
     """Make `version` what learners of its scenario draw from: the version published before it
     is retired, and the scenario takes the version's title. Returns the retired versions. Used by
     the bank loader and by instructors' publishing alike; the caller holds the transaction."""
@@ -138,7 +144,7 @@ def publish_version(version, published_by=None):
     return retired
 
 
-def retire_scenario(scenario):
+def retire_scenario(scenario: Scenario) -> int:
     """Learners stop drawing from `scenario`; its versions stay (attempts point at them)."""
     return scenario.versions.published().update(status=ScenarioVersion.Status.RETIRED)
 
@@ -185,7 +191,7 @@ class Attempt(models.Model):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"attempt {self.pk} of {self.version} by {self.user_id}"
 
 
@@ -215,7 +221,7 @@ class PartAnswer(models.Model):
             models.UniqueConstraint(fields=["attempt", "part_key"], name="unique_part_answer")
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.part_key}: {self.status}"
 
 
@@ -245,7 +251,7 @@ class VariantReport(models.Model):
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["status", "created_at"])]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"report {self.pk} on attempt {self.attempt_id}: {self.status}"
 
 
@@ -291,15 +297,15 @@ class ValidationRun(models.Model):
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["version", "status"])]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"validation {self.pk} of {self.version_id}: {self.status}"
 
     @property
-    def finished(self):
+    def finished(self) -> bool:
         return self.status in self.FINISHED
 
     @property
-    def percent(self):
+    def percent(self) -> int:
         return round(100 * self.done / self.total) if self.total else 0
 
 
@@ -340,11 +346,21 @@ class AuthoringLog(models.Model):
         ordering = ["-at", "-id"]
         indexes = [models.Index(fields=["problem", "at"])]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.actor_id} {self.action}"
 
     @classmethod
-    def record(cls, actor, action, now, *, problem=None, scenario=None, version=None, **detail):
+    def record(
+        cls,
+        actor: User | None,
+        action: str,
+        now: datetime,
+        *,
+        problem: Problem | None = None,
+        scenario: Scenario | None = None,
+        version: ScenarioVersion | None = None,
+        **detail: Any,
+    ) -> "AuthoringLog":
         """Add one line to the log; the scenario and problem follow from the version."""
         if version is not None and scenario is None:
             scenario = version.scenario
@@ -394,7 +410,7 @@ class Regrade(models.Model):
     class Meta:
         ordering = ["-created_at", "-id"]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"regrade {self.pk}: {self.corrected_id} -> {self.key_version_id}"
 
 
@@ -430,9 +446,9 @@ class PartStatistic(models.Model):
         ordering = ["problem__number", "scenario_id", "part_key", "param_name", "param_order"]
         indexes = [models.Index(fields=["problem", "scenario", "part_key", "param_name"])]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"stats {self.problem_id}/{self.scenario_id}/{self.part_key}/{self.param_name}"
 
     @property
-    def first_try_rate(self):
+    def first_try_rate(self) -> float | None:
         return self.first_try_correct / self.first_tries if self.first_tries else None

@@ -16,12 +16,17 @@ submitted. Changed attempts get a `regrade_notice` that the learner sees on the 
 """
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
 from problems import attempts
+from problems.attempts import PartOutcome
 from problems.models import Attempt, AuthoringLog, PartAnswer, Regrade, ScenarioVersion
 from problems.signals import attempt_rescored
 from problems.variants import attempt_variant
@@ -31,24 +36,28 @@ BATCH = 200
 GRADE_FIELDS = attempts.GRADE_FIELDS
 
 
-def _canonical(value):
+Change = dict[str, Any]
+"""One regraded attempt's entry in `Regrade.changes` (see the model)."""
+
+
+def _canonical(value: object) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def _draw_field(definition, name):
+def _draw_field(definition: dict[str, Any], name: str) -> object:
     value = definition.get(name)
     return value if value else ([] if name == "constraints" else {})
 
 
-def _boxes(definition):
+def _boxes(definition: dict[str, Any]) -> dict[str, str]:
     return {
-        part.get("key"): str(part.get("unit", "")).strip()
+        str(part.get("key")): str(part.get("unit", "")).strip()
         for part in definition.get("parts", [])
         if isinstance(part, dict)
     }
 
 
-def refusal(old, new):
+def refusal(old: ScenarioVersion, new: ScenarioVersion) -> str | None:
     """Why `new` cannot regrade the attempts of `old`, or None when it can."""
     if old.scenario_id != new.scenario_id:
         return f"v{old.number} belongs to another scenario."
@@ -83,7 +92,9 @@ def refusal(old, new):
     return None
 
 
-def record_request(actor, old, new, now):
+def record_request(
+    actor: User | None, old: ScenarioVersion, new: ScenarioVersion, now: datetime
+) -> Regrade:
     """Record a regrade of `old`'s attempts with `new`'s parts, for the `regrade_attempts` task
     to carry out (`problems.jobs` enqueues it when the transaction commits)."""
     reason = refusal(old, new)
@@ -94,7 +105,7 @@ def record_request(actor, old, new, now):
     )
 
 
-def run_regrade(regrade_id):
+def run_regrade(regrade_id: int) -> Regrade | None:
     """Carry out a recorded regrade (the task's body). Safe to run again: a finished regrade is
     left alone, and an interrupted one continues where the committed batches stopped."""
     with transaction.atomic():
@@ -140,7 +151,9 @@ def run_regrade(regrade_id):
     return regrade
 
 
-def _regrade_batch(regrade_id, ids, old, new):
+def _regrade_batch(
+    regrade_id: int, ids: list[int], old: ScenarioVersion, new: ScenarioVersion
+) -> None:
     with transaction.atomic():
         # Lock first, so a learner submitting one of these now is graded before or after us,
         # never half and half.
@@ -151,7 +164,8 @@ def _regrade_batch(regrade_id, ids, old, new):
             .prefetch_related("answers")
             .order_by("pk")
         )
-        changes, pending, parts_changed, changed = [], 0, 0, 0
+        changes: list[Change] = []
+        pending, parts_changed, changed = 0, 0, 0
         switched = []  # attempts whose only change is the key version: one UPDATE for all
         rows = Rows()
         for attempt in batch:
@@ -159,9 +173,9 @@ def _regrade_batch(regrade_id, ids, old, new):
             outcome = _regrade_attempt(attempt, old, new, rows)
             if outcome == "pending":
                 pending += 1
-            if outcome in ("pending", None) and key_before != new.pk:
+            if (outcome is None or outcome == "pending") and key_before != new.pk:
                 switched.append(attempt.pk)
-            if outcome not in ("pending", None):
+            if isinstance(outcome, dict):
                 changes.append(outcome)
                 parts_changed += len(outcome["parts"])
                 changed += "skipped" not in outcome
@@ -182,11 +196,13 @@ def _regrade_batch(regrade_id, ids, old, new):
 class Rows:
     """Part answers to write for a whole batch at once."""
 
-    to_update: list = field(default_factory=list)
-    to_create: list = field(default_factory=list)
+    to_update: list[PartAnswer] = field(default_factory=list)
+    to_create: list[PartAnswer] = field(default_factory=list)
 
 
-def _regrade_attempt(attempt, old, new, rows):
+def _regrade_attempt(
+    attempt: Attempt, old: ScenarioVersion, new: ScenarioVersion, rows: Rows
+) -> Change | Literal["pending"] | None:
     """Regrade one attempt; returns its change entry, "pending" for an open attempt (to be
     graded with the new key when submitted), or None when its grades did not change. Attempts
     that return "pending" or None still need their key version set by the caller."""
@@ -207,7 +223,7 @@ def _regrade_attempt(attempt, old, new, rows):
             "skipped": "; ".join(f"{key}: {message}" for key, message in parse_errors.items()),
             "parts": [],
         }
-    part_changes = []
+    part_changes: list[dict[str, Any]] = []
     for part in parts:
         values = attempts.grade_fields(part)
         row = stored.get(part.key)
@@ -262,7 +278,14 @@ def _regrade_attempt(attempt, old, new, rows):
     }
 
 
-def _notice(old, new, attempt, parts, part_changes, keys_changed):
+def _notice(
+    old: ScenarioVersion,
+    new: ScenarioVersion,
+    attempt: Attempt,
+    parts: Sequence[PartOutcome],
+    part_changes: list[dict[str, Any]],
+    keys_changed: list[str],
+) -> str:
     when = timezone.now().date().isoformat()
     lines = [
         f"On {when} an instructor corrected the answer key of this question (version "

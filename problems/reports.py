@@ -5,16 +5,22 @@ with what is needed to reproduce it (the version, the seed, the learner's answer
 resolved. The seed is shown only on instructors' pages.
 """
 
-from django.db import IntegrityError, transaction
+from datetime import datetime
 
-from problems.models import Attempt, VariantReport
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
+
+from problems.models import Attempt, Problem, VariantReport
 
 
 class ReportError(Exception):
     """A report that cannot be made; the message is for the learner."""
 
 
-def report_variant(user, attempt_id, message, now):
+def report_variant(
+    user: User, attempt_id: int, message: str | None, now: datetime
+) -> VariantReport:
     """Record `user`'s report on their own submitted attempt. Raises `Attempt.DoesNotExist` for
     an attempt that is not theirs, `ReportError` for one they cannot report (yet, or again)."""
     attempt = Attempt.objects.get(pk=attempt_id, user=user)
@@ -34,7 +40,7 @@ def report_variant(user, attempt_id, message, now):
         raise ReportError("You have already reported this question.") from None
 
 
-def reports(status=None, problem=None):
+def reports(status: str | None = None, problem: Problem | None = None) -> QuerySet[VariantReport]:
     """Reports for instructors, newest first, with what the list shows in the same query."""
     found = VariantReport.objects.select_related(
         "user", "resolved_by", "attempt__version__scenario__problem"
@@ -46,7 +52,7 @@ def reports(status=None, problem=None):
     return found
 
 
-def resolve(report_id, user, now):
+def resolve(report_id: int, user: User, now: datetime) -> int:
     """Mark a report resolved (an instructor fixed the version, or found nothing wrong)."""
     return VariantReport.objects.filter(pk=report_id, status=VariantReport.Status.OPEN).update(
         status=VariantReport.Status.RESOLVED, resolved_by=user, resolved_at=now

@@ -2,20 +2,21 @@
 a question may take as known (its `assumed:` declaration) with their sources."""
 
 from dataclasses import fields, is_dataclass
+from typing import Any
 
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from problems.engine.catalogue import default_catalogue
+from problems.engine.catalogue import Catalogue, default_catalogue
 from problems.engine.figures import figure_label, figure_text
 
 KIND_TITLES = {"gpu": "GPU", "model": "Model", "format": "Number format"}
 _HIDDEN = {"key", "name", "source"}
 
 
-def _get_entry(kind, key):
+def _get_entry(kind: str, key: str) -> tuple[Catalogue, object]:
     catalogue = default_catalogue()
     entry = catalogue.entries.get(kind, {}).get(key)
     if entry is None:
@@ -23,7 +24,7 @@ def _get_entry(kind, key):
     return catalogue, entry
 
 
-def _figures(catalogue, entry, highlighted):
+def _figures(catalogue: Catalogue, entry: object, highlighted: set[str]) -> list[dict[str, Any]]:
     readable = catalogue.fields.get(type(entry), frozenset())
     names = [f.name for f in fields(entry)] if is_dataclass(entry) else sorted(readable)
     rows = []
@@ -43,7 +44,7 @@ def _figures(catalogue, entry, highlighted):
 
 @login_required
 @require_GET
-def sheet(request, kind, key):
+def sheet(request: HttpRequest, kind: str, key: str) -> HttpResponse:
     catalogue, entry = _get_entry(kind, key)
     highlighted = set(filter(None, request.GET.get("fields", "").split(",")))
     context = {

@@ -21,18 +21,24 @@ Definitions:
 import math
 import statistics
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from problems.attempts import MAX_ELAPSED_SECONDS
 from problems.engine import EngineError, draw_variant
+from problems.engine.params import Param
+from problems.engine.units import UnitSpec
 from problems.models import (
     Attempt,
     AuthoringLog,
     PartAnswer,
     PartStatistic,
     Problem,
+    Scenario,
     ScenarioVersion,
 )
 from problems.variants import compiled_scenario
@@ -51,11 +57,13 @@ class _Tally:
     correct: int = 0
     first_tries: int = 0
     first_try_correct: int = 0
-    learners: set = field(default_factory=set)
-    seconds: list = field(default_factory=list)
-    misconceptions: Counter = field(default_factory=Counter)
+    learners: set[int] = field(default_factory=set)  # user ids
+    seconds: list[float] = field(default_factory=list)
+    misconceptions: Counter[str] = field(default_factory=Counter)
 
-    def add(self, user, correct, first, seconds, tags):
+    def add(
+        self, user: int, correct: bool, first: bool, seconds: float | None, tags: Iterable[str]
+    ) -> None:
         self.attempts += 1
         self.correct += correct
         self.learners.add(user)
@@ -67,7 +75,11 @@ class _Tally:
         self.misconceptions.update(tag for tag in tags if tag)
 
 
-def compute_statistics(now, actor=None):
+# A summary row's scope: (scenario id or None, part key, parameter name, parameter value).
+_Scope = tuple[int | None, str, str, str]
+
+
+def compute_statistics(now: datetime, actor: User | None = None) -> int:
     """Replace every summary row with rows computed from the attempts now; returns how many."""
     rows = []
     for problem in Problem.objects.order_by("number"):
@@ -79,7 +91,7 @@ def compute_statistics(now, actor=None):
     return len(rows)
 
 
-def _problem_rows(problem, now):
+def _problem_rows(problem: Problem, now: datetime) -> list[PartStatistic]:
     attempts = list(
         Attempt.objects.filter(version__scenario__problem=problem, submitted_at__isnull=False)
         .order_by("submitted_at", "pk")
@@ -87,7 +99,7 @@ def _problem_rows(problem, now):
     )
     if not attempts:
         return []
-    answers = defaultdict(list)
+    answers: defaultdict[int, list[tuple[str, bool, str]]] = defaultdict(list)
     for attempt_id, key, status, tag in PartAnswer.objects.filter(
         attempt__version__scenario__problem=problem, attempt__submitted_at__isnull=False
     ).values_list("attempt_id", "part_key", "status", "misconception"):
@@ -98,8 +110,8 @@ def _problem_rows(problem, now):
             "scenario__problem"
         )
     }
-    tallies = defaultdict(_Tally)
-    learners_seen = set()
+    tallies: defaultdict[_Scope, _Tally] = defaultdict(_Tally)
+    learners_seen: set[int] = set()
     for pk, user, version_id, seed, purpose, started_at, submitted_at in attempts:
         first = user not in learners_seen
         learners_seen.add(user)
@@ -108,7 +120,7 @@ def _problem_rows(problem, now):
         whole = bool(parts) and all(correct for _, correct, _ in parts)
         tags = [tag for _, _, tag in parts]
         seconds = None
-        if purpose == Attempt.Purpose.PRACTICE:
+        if purpose == Attempt.Purpose.PRACTICE and submitted_at is not None:
             seconds = min(
                 max((submitted_at - started_at).total_seconds(), 0.0), MAX_ELAPSED_SECONDS
             )
@@ -145,21 +157,24 @@ def _problem_rows(problem, now):
     ]
 
 
-def _param_values(version, seed):
+def _param_values(version: ScenarioVersion, seed: int) -> list[tuple[str, str, float]]:
     """(parameter, value as shown, order) for each drawn parameter of the attempt's variant."""
     try:
         scenario = compiled_scenario(version)
         variant = draw_variant(scenario, seed)
     except EngineError:
         return []
-    values = []
+    values: list[tuple[str, str, float]] = []
     for param in scenario.params:
         count = param.count()
         if count == 1:
             continue
         value = variant.displays[param.name].value
         if param.is_catalogue:
-            values.append((param.name, value.key, float(param.choices.index(value))))
+            key = getattr(value, "key", str(value))
+            values.append((param.name, key, float(param.choices.index(value))))
+        elif not isinstance(value, (int, float)):
+            continue  # a part's key has no value; parameters always have one
         elif count is not None and count <= MAX_LISTED_VALUES:
             values.append((param.name, _number_text(value, param.unit), float(value)))
         else:
@@ -167,21 +182,23 @@ def _param_values(version, seed):
     return values
 
 
-def _number_text(value, unit):
+def _number_text(value: float | int, unit: UnitSpec | None) -> str:
     text = f"{value:,}" if isinstance(value, int) else f"{float(value):.6g}"
     unit_text = unit.text if unit is not None else ""
     return f"{text} {unit_text}".strip()
 
 
-def _bucket(param, value):
+def _bucket(param: Param, value: float) -> tuple[str, float]:
+    if param.low is None or param.high is None:
+        return "", 0.0  # a continuous space always has both bounds
     low, high = float(param.low), float(param.high)
     logarithmic = param.space == "log" and low > 0
-    scale = math.log if logarithmic else float
+    scale: Callable[[float], float] = math.log if logarithmic else float
     span = scale(high) - scale(low)
     position = (scale(value) - scale(low)) / span if span else 0.0
     index = min(max(int(position * BUCKETS), 0), BUCKETS - 1)
 
-    def edge(i):
+    def edge(i: int) -> float:
         point = scale(low) + span * i / BUCKETS
         return math.exp(point) if logarithmic else point
 
@@ -195,21 +212,22 @@ def _bucket(param, value):
 
 @dataclass
 class ScenarioStats:
-    scenario: object
+    scenario: Scenario | None
     whole: PartStatistic | None = None
-    parts: list = field(default_factory=list)
-    params: dict = field(default_factory=dict)  # name -> [rows of the whole attempt]
+    parts: list[PartStatistic] = field(default_factory=list)
+    # parameter name -> the rows of the whole attempt, one per value
+    params: dict[str, list[PartStatistic]] = field(default_factory=dict)
 
 
 @dataclass
 class ProblemStats:
     whole: PartStatistic | None
-    scenarios: list
-    hardest: list
-    computed_at: object
+    scenarios: list[ScenarioStats]
+    hardest: list[PartStatistic]
+    computed_at: datetime | None
 
 
-def overview():
+def overview() -> list[PartStatistic]:
     """One row per problem with attempts: the whole-problem rows."""
     return list(
         PartStatistic.objects.filter(scenario__isnull=True, part_key="", param_name="")
@@ -218,7 +236,7 @@ def overview():
     )
 
 
-def problem_statistics(problem, min_attempts=MIN_ATTEMPTS):
+def problem_statistics(problem: Problem, min_attempts: int = MIN_ATTEMPTS) -> ProblemStats:
     """Everything the statistics page of `problem` shows, from its summary rows (one query)."""
     rows = list(
         PartStatistic.objects.filter(problem=problem)
@@ -226,7 +244,7 @@ def problem_statistics(problem, min_attempts=MIN_ATTEMPTS):
         .order_by("scenario_id", "part_key", "param_name", "param_order", "param_value")
     )
     whole = None
-    by_scenario = {}
+    by_scenario: dict[int, ScenarioStats] = {}
     for row in rows:
         if row.scenario_id is None:
             whole = row
@@ -247,7 +265,9 @@ def problem_statistics(problem, min_attempts=MIN_ATTEMPTS):
     )
 
 
-def hardest_values(rows, min_attempts=MIN_ATTEMPTS, limit=HARDEST_LISTED):
+def hardest_values(
+    rows: Sequence[PartStatistic], min_attempts: int = MIN_ATTEMPTS, limit: int = HARDEST_LISTED
+) -> list[PartStatistic]:
     """Parameter-value rows (whole attempts and single parts) with at least `min_attempts`
     attempts, lowest correct rate first."""
     candidates = [row for row in rows if row.param_name and row.attempts >= min_attempts]

@@ -5,7 +5,8 @@ finished validation or regrade is left alone, an interrupted one starts again (v
 continues after its committed batches (regrade), and statistics are replaced whole.
 """
 
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 from celery import shared_task
 from django.contrib.auth import get_user_model
@@ -25,7 +26,7 @@ STALLED_AFTER = timedelta(minutes=5)  # queued that long with workers running: t
     time_limit=VALIDATION_TIME_LIMIT,
     soft_time_limit=VALIDATION_TIME_LIMIT - 30,
 )
-def validate_version(run_id):
+def validate_version(run_id: int) -> str | None:
     run = authoring.run_validation(run_id)
     return run.status if run is not None else None
 
@@ -37,7 +38,7 @@ def validate_version(run_id):
     time_limit=LONG_TIME_LIMIT,
     soft_time_limit=LONG_TIME_LIMIT - 30,
 )
-def regrade_attempts(regrade_id):
+def regrade_attempts(regrade_id: int) -> dict[str, Any] | None:
     done = regrade.run_regrade(regrade_id)
     return None if done is None else {"status": done.status, "changed": done.attempts_changed}
 
@@ -49,18 +50,18 @@ def regrade_attempts(regrade_id):
     time_limit=LONG_TIME_LIMIT,
     soft_time_limit=LONG_TIME_LIMIT - 30,
 )
-def problem_statistics(actor_id=None):
+def problem_statistics(actor_id: int | None = None) -> int:
     actor = get_user_model().objects.filter(pk=actor_id).first() if actor_id else None
     return stats.compute_statistics(timezone.now(), actor=actor)
 
 
 @shared_task(name="problems.tasks.requeue_stalled", time_limit=60, soft_time_limit=50)
-def requeue_stalled():
+def requeue_stalled() -> dict[str, list[int]]:
     """Beat's sweep (every 5 minutes) for work whose message was lost."""
     return requeue(timezone.now() - STALLED_AFTER)
 
 
-def requeue(before):
+def requeue(before: datetime) -> dict[str, list[int]]:
     """Send again the validations and regrades queued before `before` and still queued. Both
     tasks are idempotent: a copy of a message that was only late finds its work finished and
     leaves it alone. Returns the ids sent, {"validations": [...], "regrades": [...]}."""

@@ -4,6 +4,7 @@ users are sent to log in, learners get 403); the rules are in `problems.authorin
 `problems.regrade` and `problems.stats`."""
 
 import functools
+from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
@@ -11,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required, permission_required
 from django.core.paginator import Paginator
 from django.db.models import Count, OuterRef, Q, Subquery
+from django.forms import Form
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -20,7 +22,9 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from problems import authoring, background, budget, jobs, regrade, reports, stats
 from problems.attempts import worked_solution
-from problems.engine import EngineError, draw_variant
+from problems.authoring import DefinitionCheck
+from problems.engine import EngineError, Part, Variant, draw_variant
+from problems.engine import Scenario as CompiledScenario
 from problems.engine.budget import OutOfTime, deadline
 from problems.forms import (
     ImportForm,
@@ -30,6 +34,7 @@ from problems.forms import (
     SeedForm,
     ValidateForm,
 )
+from problems.http import AuthenticatedRequest
 from problems.models import (
     AuthoringLog,
     Problem,
@@ -51,18 +56,24 @@ PROBLEM_REPORTS = 20
 Status = ScenarioVersion.Status
 
 
-def _render(request, template, context, partial=None, status=200):
+def _render(
+    request: AuthenticatedRequest,
+    template: str,
+    context: dict[str, Any],
+    partial: str | None = None,
+    status: int = 200,
+) -> HttpResponse:
     """The whole page, or only the swapped region for htmx."""
     if partial and request.htmx:
         template += "#" + partial
     return render(request, template, context, status=status)
 
 
-def _problem(number):
+def _problem(number: int) -> Problem:
     return get_object_or_404(Problem, number=number)
 
 
-def _version(version_id):
+def _version(version_id: int) -> ScenarioVersion:
     return get_object_or_404(
         ScenarioVersion.objects.select_related("scenario__problem", "created_by", "published_by"),
         pk=version_id,
@@ -75,12 +86,12 @@ def _version(version_id):
 @login_required
 @permission_required(AUTHOR, raise_exception=True)
 @require_GET
-def index(request):
+def index(request: AuthenticatedRequest) -> HttpResponse:
     last_log = AuthoringLog.objects.filter(problem=OuterRef("pk")).order_by("-at", "-id")
     last_version = ScenarioVersion.objects.filter(scenario__problem=OuterRef("pk")).order_by(
         "-created_at", "-id"
     )
-    problems = Problem.objects.annotate(
+    annotated = Problem.objects.annotate(
         scenario_count=Count("scenarios", distinct=True),
         version_count=Count("scenarios__versions", distinct=True),
         draft_count=Count(
@@ -95,16 +106,16 @@ def index(request):
         last_version_by=Subquery(last_version.values("created_by__username")[:1]),
     ).order_by("number")
     labels = dict(AuthoringLog.Action.choices)
-    problems = list(problems)
+    problems = list(annotated)
     for problem in problems:
-        problem.last_log_label = labels.get(problem.last_log_action, "")
+        problem.last_log_label = labels.get(problem.last_log_action, "")  # type: ignore[attr-defined]
     return render(request, "author/index.html", {"problems": problems})
 
 
 @login_required
 @permission_required(AUTHOR, raise_exception=True)
 @require_GET
-def problem_detail(request, number):
+def problem_detail(request: AuthenticatedRequest, number: int) -> HttpResponse:
     problem = _problem(number)
     scenarios = list(
         Scenario.objects.filter(problem=problem)
@@ -116,8 +127,9 @@ def problem_detail(request, number):
         "created_at", "id"
     ):
         latest_runs[run.version_id] = run
+    # Rows for the template, on the scenarios it lists.
     for scenario in scenarios:
-        scenario.version_rows = [
+        scenario.version_rows = [  # type: ignore[attr-defined]
             {
                 "version": version,
                 "run": latest_runs.get(version.pk),
@@ -125,8 +137,9 @@ def problem_detail(request, number):
             }
             for version in scenario.versions.all()
         ]
-        scenario.own_draft = next(
-            (row["version"] for row in scenario.version_rows if row["mine"]), None
+        scenario.own_draft = next(  # type: ignore[attr-defined]
+            (row["version"] for row in scenario.version_rows if row["mine"]),  # type: ignore[attr-defined]
+            None,
         )
     log = (
         AuthoringLog.objects.filter(problem=problem)
@@ -151,8 +164,8 @@ def problem_detail(request, number):
 @login_required
 @permission_required(AUTHOR, raise_exception=True)
 @require_GET
-def report_list(request):
-    status = request.GET.get("status", VariantReport.Status.OPEN)
+def report_list(request: AuthenticatedRequest) -> HttpResponse:
+    status: str | None = request.GET.get("status", VariantReport.Status.OPEN)
     if status not in VariantReport.Status.values:
         status = None  # every report
     found = (
@@ -171,7 +184,7 @@ def report_list(request):
 @login_required
 @permission_required(AUTHOR, raise_exception=True)
 @require_POST
-def report_resolve(request, report_id):
+def report_resolve(request: AuthenticatedRequest, report_id: int) -> HttpResponse:
     report = get_object_or_404(
         VariantReport.objects.select_related("attempt__version__scenario__problem"), pk=report_id
     )
@@ -188,7 +201,7 @@ def report_resolve(request, report_id):
 @login_required
 @permission_required(AUTHOR, raise_exception=True)
 @require_http_methods(["GET", "POST"])
-def problem_new(request):
+def problem_new(request: AuthenticatedRequest) -> HttpResponse:
     now = timezone.now()
     taken = Problem.objects.order_by("-number").values_list("number", flat=True).first() or 0
     initial = {"number": max(taken + 1, authoring.FIRST_AUTHORED_NUMBER)}
@@ -207,7 +220,7 @@ def problem_new(request):
 @login_required
 @permission_required(AUTHOR, raise_exception=True)
 @require_http_methods(["GET", "POST"])
-def problem_edit(request, number):
+def problem_edit(request: AuthenticatedRequest, number: int) -> HttpResponse:
     now = timezone.now()
     problem = _problem(number)
     initial = {name: getattr(problem, name) for name in ("number", *authoring.PROBLEM_COLUMNS)}
@@ -226,7 +239,13 @@ def problem_edit(request, number):
 # Scenarios: the editor.
 
 
-def _editor_context(form, problem, scenario=None, version=None, check=None):
+def _editor_context(
+    form: Form,
+    problem: Problem,
+    scenario: Scenario | None = None,
+    version: ScenarioVersion | None = None,
+    check: DefinitionCheck | None = None,
+) -> dict[str, Any]:
     return {
         "form": form,
         "problem": problem,
@@ -238,11 +257,11 @@ def _editor_context(form, problem, scenario=None, version=None, check=None):
 
 
 @functools.cache
-def _reference_html():
+def _reference_html() -> str:
     return render_to_string("author/_reference.html", {"reference": authoring.reference()})
 
 
-def _check_form(form, problem_number, seeds):
+def _check_form(form: Form, problem_number: int, seeds: int) -> DefinitionCheck:
     data = form.data
     return budget.check_definition(
         data.get("key", ""),
@@ -256,14 +275,19 @@ def _check_form(form, problem_number, seeds):
 @login_required
 @permission_required(AUTHOR, raise_exception=True)
 @require_http_methods(["GET", "POST"])
-def scenario_new(request, number):
+def scenario_new(request: AuthenticatedRequest, number: int) -> HttpResponse:
     now = timezone.now()
     problem = _problem(number)
     form = ScenarioForm(request.POST or None, initial={"body": NEW_SCENARIO_BODY})
     check = None
     if request.method == "POST":
         check = _check_form(form, problem.number, authoring.LIVE_CHECK_SEEDS)
-        if request.POST.get("action") == "save" and form.is_valid() and _savable(form, check):
+        if (
+            request.POST.get("action") == "save"
+            and form.is_valid()
+            and _savable(form, check)
+            and check.definition is not None
+        ):
             try:
                 version = authoring.create_scenario(
                     request.user, problem, check.definition, form.cleaned_data["note"], now
@@ -278,7 +302,7 @@ def scenario_new(request, number):
     return render(request, "author/scenario_form.html", _editor_context(form, problem, check=check))
 
 
-def _savable(form, check):
+def _savable(form: Form, check: DefinitionCheck) -> bool:
     if check.failing_draws:
         form.add_error(
             None,
@@ -291,7 +315,7 @@ def _savable(form, check):
 @login_required
 @permission_required(AUTHOR, raise_exception=True)
 @require_POST
-def scenario_draft(request, scenario_id):
+def scenario_draft(request: AuthenticatedRequest, scenario_id: int) -> HttpResponse:
     now = timezone.now()
     scenario = get_object_or_404(Scenario.objects.select_related("problem"), pk=scenario_id)
     try:
@@ -305,7 +329,7 @@ def scenario_draft(request, scenario_id):
 @login_required
 @permission_required(AUTHOR, raise_exception=True)
 @require_http_methods(["GET", "POST"])
-def version_edit(request, version_id):
+def version_edit(request: AuthenticatedRequest, version_id: int) -> HttpResponse:
     now = timezone.now()
     version = _version(version_id)
     scenario, problem = version.scenario, version.scenario.problem
@@ -330,7 +354,12 @@ def version_edit(request, version_id):
     check = None
     if request.method == "POST":
         check = _check_form(form, problem.number, authoring.LIVE_CHECK_SEEDS)
-        if request.POST.get("action") == "save" and form.is_valid() and _savable(form, check):
+        if (
+            request.POST.get("action") == "save"
+            and form.is_valid()
+            and _savable(form, check)
+            and check.definition is not None
+        ):
             try:
                 authoring.save_draft(
                     request.user, version, check.definition, form.cleaned_data["note"], now
@@ -350,7 +379,7 @@ def version_edit(request, version_id):
 @login_required
 @permission_required(AUTHOR, raise_exception=True)
 @require_POST
-def check(request):
+def check(request: AuthenticatedRequest) -> HttpResponse:
     """Validation as you type: the engine's errors for the editor's current text."""
     try:
         problem_number = int(request.POST.get("problem", ""))
@@ -369,14 +398,14 @@ def check(request):
 @login_required
 @permission_required(AUTHOR, raise_exception=True)
 @require_GET
-def reference(request):
+def reference(request: AuthenticatedRequest) -> HttpResponse:
     return render(request, "author/reference.html", {"reference_html": _reference_html()})
 
 
 # Versions: the page, preview, validation, publishing.
 
 
-def _publish_candidates(version):
+def _publish_candidates(version: ScenarioVersion) -> list[tuple[ScenarioVersion, str | None]]:
     """Earlier published or retired versions, each with why it cannot be regraded (or None)."""
     earlier = version.scenario.versions.exclude(status=Status.DRAFT).exclude(pk=version.pk)
     return [(old, regrade.refusal(old, version)) for old in earlier.order_by("-number")]
@@ -385,7 +414,7 @@ def _publish_candidates(version):
 @login_required
 @permission_required(AUTHOR, raise_exception=True)
 @require_GET
-def version_detail(request, version_id):
+def version_detail(request: AuthenticatedRequest, version_id: int) -> HttpResponse:
     version = _version(version_id)
     background.end_abandoned(timezone.now())
     runs = list(version.validation_runs.select_related("requested_by")[:10])
@@ -412,7 +441,7 @@ def version_detail(request, version_id):
 @login_required
 @permission_required(AUTHOR, raise_exception=True)
 @require_POST
-def version_discard(request, version_id):
+def version_discard(request: AuthenticatedRequest, version_id: int) -> HttpResponse:
     now = timezone.now()
     version = _version(version_id)
     number = version.scenario.problem.number
@@ -425,7 +454,7 @@ def version_discard(request, version_id):
     return redirect("author-problem", number)
 
 
-def _preview_variant(scenario, problem, seed):
+def _preview_variant(scenario: CompiledScenario, problem: Problem, seed: int) -> dict[str, Any]:
     try:
         variant = draw_variant(scenario, seed)
         parts = []
@@ -451,7 +480,7 @@ def _preview_variant(scenario, problem, seed):
         return {"seed": seed, "error": error.message}
 
 
-def _misconception_rows(variant, part):
+def _misconception_rows(variant: Variant, part: Part) -> list[dict[str, Any]]:
     unit = part.unit.text
     rows = []
     for entry in variant.misconceptions(part.key):
@@ -469,7 +498,7 @@ def _misconception_rows(variant, part):
 @login_required
 @permission_required(AUTHOR, raise_exception=True)
 @require_GET
-def preview(request, version_id):
+def preview(request: AuthenticatedRequest, version_id: int) -> HttpResponse:
     version = _version(version_id)
     problem = version.scenario.problem
     form = SeedForm(request.GET or None)
@@ -501,12 +530,13 @@ def preview(request, version_id):
 @login_required
 @permission_required(AUTHOR, raise_exception=True)
 @require_POST
-def validate(request, version_id):
+def validate(request: AuthenticatedRequest, version_id: int) -> HttpResponse:
     now = timezone.now()
     version = _version(version_id)
     form = ValidateForm(request.POST)
     if not form.is_valid():
-        messages.error(request, " ".join(form.errors.get("seeds", ["Give a number of seeds."])))
+        errors = form.errors.get("seeds") or ["Give a number of seeds."]
+        messages.error(request, " ".join(str(error) for error in errors))
         return redirect("author-version", version.pk)
     try:
         run = jobs.validate(request.user, version, form.cleaned_data["seeds"], now)
@@ -519,7 +549,7 @@ def validate(request, version_id):
 @login_required
 @permission_required(AUTHOR, raise_exception=True)
 @require_GET
-def validation_detail(request, run_id):
+def validation_detail(request: AuthenticatedRequest, run_id: int) -> HttpResponse:
     background.end_abandoned(timezone.now())
     run = get_object_or_404(
         ValidationRun.objects.select_related("version__scenario__problem", "requested_by"),
@@ -544,7 +574,7 @@ def validation_detail(request, run_id):
 @login_required
 @permission_required(AUTHOR, raise_exception=True)
 @require_POST
-def publish(request, version_id):
+def publish(request: AuthenticatedRequest, version_id: int) -> HttpResponse:
     now = timezone.now()
     version = _version(version_id)
     form = PublishForm(request.POST, candidates=[old for old, _ in _publish_candidates(version)])
@@ -571,7 +601,7 @@ def publish(request, version_id):
 @login_required
 @permission_required(AUTHOR, raise_exception=True)
 @require_GET
-def regrade_detail(request, regrade_id):
+def regrade_detail(request: AuthenticatedRequest, regrade_id: int) -> HttpResponse:
     item = get_object_or_404(
         Regrade.objects.select_related(
             "corrected__scenario__problem", "key_version", "requested_by"
@@ -594,7 +624,7 @@ def regrade_detail(request, regrade_id):
 # Import and export.
 
 
-def _yaml_response(text, filename):
+def _yaml_response(text: str, filename: str) -> HttpResponse:
     response = HttpResponse(text, content_type="application/yaml; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
@@ -603,7 +633,7 @@ def _yaml_response(text, filename):
 @login_required
 @permission_required(AUTHOR, raise_exception=True)
 @require_GET
-def problem_export(request, number):
+def problem_export(request: AuthenticatedRequest, number: int) -> HttpResponse:
     now = timezone.now()
     problem = _problem(number)
     try:
@@ -617,7 +647,7 @@ def problem_export(request, number):
 @login_required
 @permission_required(AUTHOR, raise_exception=True)
 @require_GET
-def scenario_export(request, scenario_id):
+def scenario_export(request: AuthenticatedRequest, scenario_id: int) -> HttpResponse:
     now = timezone.now()
     scenario = get_object_or_404(Scenario.objects.select_related("problem"), pk=scenario_id)
     try:
@@ -631,7 +661,7 @@ def scenario_export(request, scenario_id):
 @login_required
 @permission_required(AUTHOR, raise_exception=True)
 @require_http_methods(["GET", "POST"])
-def import_view(request):
+def import_view(request: AuthenticatedRequest) -> HttpResponse:
     now = timezone.now()
     form = ImportForm(request.POST or None, request.FILES or None)
     reasons = []
@@ -665,7 +695,7 @@ def import_view(request):
 @permission_required(AUTHOR, raise_exception=True)
 @permission_required(STATISTICS, raise_exception=True)
 @require_GET
-def stats_index(request):
+def stats_index(request: AuthenticatedRequest) -> HttpResponse:
     rows = stats.overview()
     return render(
         request,
@@ -678,7 +708,7 @@ def stats_index(request):
 @permission_required(AUTHOR, raise_exception=True)
 @permission_required(STATISTICS, raise_exception=True)
 @require_POST
-def stats_refresh(request):
+def stats_refresh(request: AuthenticatedRequest) -> HttpResponse:
     now = timezone.localtime()
     jobs.recompute_statistics(request.user)
     messages.success(
@@ -697,7 +727,7 @@ def stats_refresh(request):
 @permission_required(AUTHOR, raise_exception=True)
 @permission_required(STATISTICS, raise_exception=True)
 @require_GET
-def problem_stats(request, number):
+def problem_stats(request: AuthenticatedRequest, number: int) -> HttpResponse:
     problem = _problem(number)
     result = stats.problem_statistics(problem)
     return render(

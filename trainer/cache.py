@@ -6,23 +6,28 @@ read on every page, the answer rate limit's three calls), as profiled in bench/R
 client only wraps its pool and is safe to share between threads, so one per pool is kept.
 """
 
+from typing import Any
+
 from django.core.cache.backends import redis as django_redis
 
 
 class RedisCacheClient(django_redis.RedisCacheClient):
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._clients = {}
+    # `_get_connection_pool` and `_client` are Django's own (private, so not in django-stubs).
 
-    def get_client(self, key=None, *, write=False):
-        pool = self._get_connection_pool(write)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._clients: dict[int, Any] = {}
+
+    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
+        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
         client = self._clients.get(id(pool))
         if client is None:
-            client = self._clients[id(pool)] = self._client(connection_pool=pool)
+            client = self._client(connection_pool=pool)  # type: ignore[attr-defined]
+            self._clients[id(pool)] = client
         return client
 
 
 class RedisCache(django_redis.RedisCache):
-    def __init__(self, server, params):
+    def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = RedisCacheClient

@@ -18,6 +18,7 @@
 import functools
 import logging
 import os
+from typing import Any
 
 from celery import Celery
 from celery.contrib.django.task import DjangoTask
@@ -38,11 +39,12 @@ if VISIBILITY_TIMEOUT <= TASK_TIME_LIMIT:
     )
 
 
-class Task(DjangoTask):
-    def delay_on_commit(self, *args, **kwargs):
+class Task(DjangoTask[Any, Any]):
+    # Returns nothing, unlike Celery's: the message is sent after the commit, if at all.
+    def delay_on_commit(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
         transaction.on_commit(functools.partial(self._send_committed, args, kwargs))
 
-    def _send_committed(self, args, kwargs):
+    def _send_committed(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
         try:
             self.apply_async(args, kwargs, ignore_result=True)
         except OperationalError:

@@ -8,7 +8,9 @@ presentation attribute font-size). The year heatmap scrolls sideways on a phone 
 """
 
 import math
-from datetime import timedelta
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import date, timedelta
+from typing import Literal
 
 from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import SafeString
@@ -22,8 +24,19 @@ PALETTE = ["#0d47a1", "#ef6c00", "#2e7d32", "#6a1b9a", "#c62828", "#00838f"]
 """Series colours, distinguishable in print and for the common colour-vision deficiencies."""
 HEAT = ["#ebedf0", "#c6e48b", "#7bc96f", "#239a3b", "#196127"]
 
+Number = float | int
+Point = tuple[Number, Number]
 
-def bar_chart(bars, *, title, unit="", height=160, bar_width=18, gap=4):
+
+def bar_chart(
+    bars: Sequence[tuple[str, Number, str]],
+    *,
+    title: str,
+    unit: str = "",
+    height: int = 160,
+    bar_width: int = 18,
+    gap: int = 4,
+) -> SafeString:
     """Vertical bars: `bars` is a list of (label, value, tick_label_or_empty)."""
     top = max((value for _, value, _ in bars), default=0) or 1
     plot_height = height - 30
@@ -58,7 +71,9 @@ def bar_chart(bars, *, title, unit="", height=160, bar_width=18, gap=4):
     return _svg(width, height, title, axis + SafeString("".join(items)))
 
 
-def heatmap(counts, *, title, last_day, weeks=53, cell=11):
+def heatmap(
+    counts: Mapping[date, int], *, title: str, last_day: date, weeks: int = 53, cell: int = 11
+) -> SafeString:
     """A year of days as a grid of weeks (columns) by weekday (rows), darker for more."""
     first_day = last_day - timedelta(days=last_day.weekday() + 7 * (weeks - 1))
     top = max(counts.values(), default=0) or 1
@@ -89,29 +104,29 @@ def heatmap(counts, *, title, last_day, weeks=53, cell=11):
 
 
 def line_chart(
-    series,
+    series: Sequence[tuple[str, str, Sequence[Point]]],
     *,
-    title,
-    x_label,
-    y_label,
-    width=480,
-    height=260,
-    log_x=False,
-    log_y=False,
-    marker=None,
-    guides=(),
-    decade_ticks=False,
-    legend="right",
-):
+    title: str,
+    x_label: str,
+    y_label: str,
+    width: int = 480,
+    height: int = 260,
+    log_x: bool = False,
+    log_y: bool = False,
+    marker: tuple[Number, Number, str] | None = None,
+    guides: Sequence[tuple[str, Sequence[Point]]] = (),
+    decade_ticks: bool = False,
+    legend: Literal["right", "left"] = "right",
+) -> SafeString:
     """Lines through points: `series` is a list of (name, colour, [(x, y), ...]); `marker` an
     optional (x, y, label) point drawn on top; `guides` a list of (label, [(x, y), ...]) drawn as
     dashed grey reference lines (a ridge point, a break-even level); `decade_ticks` labels every
     power of ten on a logarithmic axis instead of only its ends; `legend` puts the series names
     at the top "right" or "left", whichever the lines leave free."""
-    points = [point for _, _, line in series for point in line]
+    points: list[Point] = [point for _, _, line in series for point in line]
     points.extend(point for _, line in guides for point in line)
     if marker:
-        points.append(marker[:2])
+        points.append((marker[0], marker[1]))
     xs = [math.log10(x) if log_x else x for x, _ in points]
     ys = [math.log10(y) if log_y else y for _, y in points]
     x_low, x_high = min(xs), max(xs)
@@ -120,7 +135,7 @@ def line_chart(
     y_high = y_high if y_high > y_low else y_low + 1
     left, right, top, bottom = 56, width - 12, 12, height - 40
 
-    def place(x, y):
+    def place(x: Number, y: Number) -> tuple[float, float]:
         fx = (math.log10(x) if log_x else x) - x_low
         fy = (math.log10(y) if log_y else y) - y_low
         return (
@@ -153,7 +168,7 @@ def line_chart(
             y_label,
         )
     ]
-    x_ticks = [(x_low, "start"), (x_high, "end")]
+    x_ticks: list[tuple[Number, str]] = [(x_low, "start"), (x_high, "end")]
     if decade_ticks and log_x:
         x_ticks = [
             (power, "start" if power <= x_low else "end" if power >= x_high else "middle")
@@ -171,7 +186,7 @@ def line_chart(
                 _number(shown),
             )
         )
-    y_ticks = [y_low, y_high]
+    y_ticks: list[Number] = [y_low, y_high]
     if decade_ticks and log_y:
         y_ticks = _decades(y_low, y_high)
     for value in y_ticks:
@@ -233,7 +248,14 @@ def line_chart(
     return _svg(width, height, title, _join(parts))
 
 
-def stacked_bars(rows, *, title, unit="", width=480, bar_height=22):
+def stacked_bars(
+    rows: Sequence[tuple[str, Sequence[tuple[str, Number, str]]]],
+    *,
+    title: str,
+    unit: str = "",
+    width: int = 480,
+    bar_height: int = 22,
+) -> SafeString:
     """Horizontal bars split into segments, on one scale: `rows` is a list of
     (row label, [(segment label, value, colour), ...]); `unit` follows each value in the hover
     text. Segment labels are listed once, as a legend under the bars."""
@@ -241,7 +263,7 @@ def stacked_bars(rows, *, title, unit="", width=480, bar_height=22):
     top = max(totals, default=0) or 1
     left, right = 110, width - 12
     parts = []
-    legend = {}
+    legend: dict[str, str] = {}
     for index, (label, segments) in enumerate(rows):
         y = 6 + index * (bar_height + 10)
         parts.append(
@@ -253,7 +275,7 @@ def stacked_bars(rows, *, title, unit="", width=480, bar_height=22):
                 label,
             )
         )
-        x = left
+        x: float = left
         for name, value, colour in segments:
             length = (right - left) * value / top
             legend.setdefault(name, colour)
@@ -291,12 +313,12 @@ def stacked_bars(rows, *, title, unit="", width=480, bar_height=22):
     return _svg(width, legend_y + 18, title, _join(parts))
 
 
-def _decades(low, high):
+def _decades(low: Number, high: Number) -> list[Number]:
     """The whole powers of ten between two base-10 logarithms, ends included when whole."""
     return list(range(math.ceil(low - 1e-9), math.floor(high + 1e-9) + 1)) or [low, high]
 
 
-def _join(fragments):
+def _join(fragments: Iterable[str]) -> SafeString:
     return format_html_join("", "{}", ((fragment,) for fragment in fragments))
 
 
@@ -306,11 +328,11 @@ at least `MEDIUM` to about three quarters: the class lets app.css enlarge their 
 MEDIUM = 400
 
 
-def _size_class(width):
+def _size_class(width: Number) -> str:
     return "chart-wide" if width >= WIDE else "chart-medium" if width >= MEDIUM else "chart-small"
 
 
-def _svg(width, height, title, body):
+def _svg(width: Number, height: Number, title: str, body: str) -> SafeString:
     return format_html(
         '<svg viewBox="0 0 {} {}" class="{}" role="img" aria-label="{}" '
         'xmlns="http://www.w3.org/2000/svg"><title>{}</title>{}</svg>',
@@ -323,10 +345,10 @@ def _svg(width, height, title, body):
     )
 
 
-def _fixed(value):
+def _fixed(value: Number) -> str:
     return f"{value:.1f}"
 
 
-def _number(value):
+def _number(value: Number) -> str:
     # The engine's formatter, so a chart's labels read like the numbers beside it.
     return format_number(value)

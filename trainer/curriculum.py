@@ -29,9 +29,11 @@ module 09 presents them: the map of 10 pages and "A 24-hour prep plan").
 
 import dataclasses
 import re
+from collections.abc import Container, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -164,7 +166,7 @@ class Curriculum:
 
     def problems_in_plan_order(self) -> tuple[int, ...]:
         """Every problem once, in the order the plan first reaches it."""
-        seen = {}
+        seen: dict[int, None] = {}
         for block in self.blocks:
             for problem in block.problems:
                 seen.setdefault(problem, None)
@@ -195,19 +197,20 @@ def parse_curriculum(data: object, source: str = "curriculum") -> Curriculum:
     """Validate YAML data (as loaded) and build the curriculum; ``ValueError`` lists all faults."""
     errors: list[str] = []
     top = _mapping(data, "the file", {"pages", "blocks"}, set(), errors)
-    pages = [
+    read_pages = [
         _page(item, f"pages[{index}]", errors)
         for index, item in enumerate(_sequence(top.get("pages", _MISSING), "pages", errors))
     ]
-    pages = sorted((page for page in pages if page is not None), key=lambda page: page.number)
+    pages = sorted((page for page in read_pages if page is not None), key=_number)
     # Cross-checks over entries that could not be read would only repeat their faults.
     if not errors:
         _check_pages(pages, errors)
     count = len(errors)
-    blocks = [
+    read_blocks = [
         _block(item, f"blocks[{index}]", errors)
         for index, item in enumerate(_sequence(top.get("blocks", _MISSING), "blocks", errors))
     ]
+    blocks = [block for block in read_blocks if block is not None]
     if len(errors) == count:
         page_by_number = {page.number: page for page in pages}
         blocks = sorted((_with_problems(b, page_by_number) for b in blocks), key=_number)
@@ -221,13 +224,13 @@ def parse_curriculum(data: object, source: str = "curriculum") -> Curriculum:
 
 
 # libyaml (when PyYAML was built with it) reads this file in 7 ms instead of 34 ms.
-_SafeLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-class _StrictLoader(_SafeLoader):
+class _StrictLoader(_SafeLoader):  # type: ignore[valid-type,misc]  # chosen at import time
     """Safe loading that refuses a repeated key, which plain YAML loading silently overwrites."""
 
-    def construct_mapping(self, node, deep=False):
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen = set()
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=True)
@@ -242,7 +245,10 @@ class _StrictLoader(_SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
-def _page(data, where, errors) -> Page | None:
+Errors = list[str]
+
+
+def _page(data: object, where: str, errors: Errors) -> Page | None:
     required = {
         "number",
         "title",
@@ -283,25 +289,32 @@ def _page(data, where, errors) -> Page | None:
     names = [word.term.casefold() for word in words if word is not None]
     for name in sorted({name for name in names if names.count(name) > 1}):
         errors.append(f"{where}.words_to_know: the term {name!r} is defined twice")
-    page = Page(
+    title = _text(item.get("title", _MISSING), f"{where}.title", errors)
+    start_here = _texts(
+        item.get("start_here", _MISSING), f"{where}.start_here", errors, START_HERE_PARAGRAPHS
+    )
+    how_it_works = _texts(
+        item.get("how_it_works", _MISSING), f"{where}.how_it_works", errors, HOW_IT_WORKS_STEPS
+    )
+    try_it = _text(item.get("try_it", _MISSING), f"{where}.try_it", errors)
+    # A missing key was reported by _mapping, before `count`: a value can be None without a new
+    # error, and such a page must not be built (a page without a number cannot be sorted).
+    if len(errors) != count or number is None or title is None or demo is None or try_it is None:
+        return None
+    return Page(
         number=number,
-        title=_text(item.get("title", _MISSING), f"{where}.title", errors),
+        title=title,
         demo=demo,
         problems=tuple(problems),
-        start_here=_texts(
-            item.get("start_here", _MISSING), f"{where}.start_here", errors, START_HERE_PARAGRAPHS
-        ),
-        how_it_works=_texts(
-            item.get("how_it_works", _MISSING), f"{where}.how_it_works", errors, HOW_IT_WORKS_STEPS
-        ),
+        start_here=start_here,
+        how_it_works=how_it_works,
         why_robots_care=why_robots_care,
-        try_it=_text(item.get("try_it", _MISSING), f"{where}.try_it", errors),
-        words_to_know=tuple(words),
+        try_it=try_it,
+        words_to_know=tuple(word for word in words if word is not None),
     )
-    return page if len(errors) == count else None
 
 
-def _term(data, where, errors) -> Term | None:
+def _term(data: object, where: str, errors: Errors) -> Term | None:
     item = _mapping(data, where, {"term", "definition"}, set(), errors)
     if not item:
         return None
@@ -310,11 +323,11 @@ def _term(data, where, errors) -> Term | None:
     return Term(term, definition) if term and definition else None
 
 
-def _number(entry):
+def _number(entry: Page | Block) -> int:
     return entry.number
 
 
-def _with_problems(block, page_by_number) -> Block:
+def _with_problems(block: Block, page_by_number: Mapping[int, Page]) -> Block:
     """The block with its problems: those it names, or else all on its pages, in page order."""
     if block.problems:
         return block
@@ -327,7 +340,7 @@ def _with_problems(block, page_by_number) -> Block:
     return dataclasses.replace(block, problems=problems)
 
 
-def _block(data, where, errors) -> Block | None:
+def _block(data: object, where: str, errors: Errors) -> Block | None:
     """A block as written; ``problems`` is empty when the file leaves them to its pages."""
     required = {"number", "hours", "pages", "goal", "goals"}
     item = _mapping(data, where, required, {"problems"}, errors)
@@ -336,7 +349,8 @@ def _block(data, where, errors) -> Block | None:
     count = len(errors)
     number = _integer(item.get("number", _MISSING), f"{where}.number", errors)
     hours = _integers(item.get("hours", _MISSING), f"{where}.hours", errors)
-    start_hour = end_hour = None
+    start_hour: int | None = None
+    end_hour: int | None = None
     if "hours" in item and len(hours) != 2:
         errors.append(f"{where}.hours: give [start, end] in hours, got {_show(item['hours'])}")
     elif "hours" in item:
@@ -359,19 +373,28 @@ def _block(data, where, errors) -> Block | None:
     keys = [goal.key for goal in goals if goal is not None]
     for key in sorted({key for key in keys if keys.count(key) > 1}):
         errors.append(f"{where}.goals: the key {key!r} is used twice")
-    block = Block(
+    goal = _text(item.get("goal", _MISSING), f"{where}.goal", errors)
+    # As for a page: a key left out was reported before `count`.
+    if (
+        len(errors) != count
+        or number is None
+        or start_hour is None
+        or end_hour is None
+        or goal is None
+    ):
+        return None
+    return Block(
         number=number,
         start_hour=start_hour,
         end_hour=end_hour,
         pages=tuple(pages),
         problems=tuple(problems),
-        goal=_text(item.get("goal", _MISSING), f"{where}.goal", errors),
-        goals=tuple(goals),
+        goal=goal,
+        goals=tuple(each for each in goals if each is not None),
     )
-    return block if len(errors) == count else None
 
 
-def _goal(data, where, errors) -> Goal | None:
+def _goal(data: object, where: str, errors: Errors) -> Goal | None:
     item = _mapping(data, where, {"key", "text"}, set(), errors)
     if not item:
         return None
@@ -383,7 +406,7 @@ def _goal(data, where, errors) -> Goal | None:
     return Goal(key, text) if key and text else None
 
 
-def _check_pages(pages, errors):
+def _check_pages(pages: Sequence[Page], errors: Errors) -> None:
     numbers = [page.number for page in pages]
     for number in PAGE_NUMBERS:
         if number not in numbers:
@@ -409,7 +432,12 @@ def _check_pages(pages, errors):
             errors.append(f"pages: the demo {demo!r} is on pages {users}; it must be on one")
 
 
-def _check_blocks(blocks, pages, declared_pages, errors):
+def _check_blocks(
+    blocks: Sequence[Block],
+    pages: Sequence[Page],
+    declared_pages: Container[object],
+    errors: Errors,
+) -> None:
     page_by_number = {page.number: page for page in pages}
     for block in blocks:
         for page in block.pages:
@@ -459,15 +487,17 @@ def _check_blocks(blocks, pages, declared_pages, errors):
         )
     studied_pages = {page for block in blocks for page in block.pages}
     practised = {problem for block in blocks for problem in block.problems}
-    for page in pages:
-        if page.number not in studied_pages:
-            errors.append(f"blocks: page {page.number} is in no block of the plan")
-        for problem in page.problems:
-            if page.number in studied_pages and problem not in practised:
+    for entry in pages:
+        if entry.number not in studied_pages:
+            errors.append(f"blocks: page {entry.number} is in no block of the plan")
+        for problem in entry.problems:
+            if entry.number in studied_pages and problem not in practised:
                 errors.append(f"blocks: problem {problem} is in no block of the plan")
 
 
-def _mapping(data, where, required, optional, errors) -> dict:
+def _mapping(
+    data: object, where: str, required: set[str], optional: set[str], errors: Errors
+) -> dict[Any, Any]:
     if not isinstance(data, dict):
         errors.append(f"{where}: expected a mapping of keys, got {_show(data)}")
         return {}
@@ -479,7 +509,9 @@ def _mapping(data, where, required, optional, errors) -> dict:
     return data
 
 
-def _sequence(data, where, errors, length=(0, None)) -> list:
+def _sequence(
+    data: object, where: str, errors: Errors, length: tuple[int, int | None] = (0, None)
+) -> list[Any]:
     if data is _MISSING:
         return []
     if not isinstance(data, list):
@@ -492,7 +524,7 @@ def _sequence(data, where, errors, length=(0, None)) -> list:
     return data
 
 
-def _integer(data, where, errors) -> int | None:
+def _integer(data: object, where: str, errors: Errors) -> int | None:
     if data is _MISSING:
         return None
     # bool is an int in Python, and YAML reads `yes` as True.
@@ -502,13 +534,13 @@ def _integer(data, where, errors) -> int | None:
     return data
 
 
-def _integers(data, where, errors) -> list[int]:
+def _integers(data: object, where: str, errors: Errors) -> list[int]:
     values = _sequence(data, where, errors, (1, None))
     numbers = [_integer(value, f"{where}[{index}]", errors) for index, value in enumerate(values)]
     return [number for number in numbers if number is not None]
 
 
-def _text(data, where, errors) -> str | None:
+def _text(data: object, where: str, errors: Errors) -> str | None:
     if data is _MISSING:
         return None
     if not isinstance(data, str) or not data.strip():
@@ -517,13 +549,15 @@ def _text(data, where, errors) -> str | None:
     return data.strip()
 
 
-def _texts(data, where, errors, length) -> tuple[str, ...]:
+def _texts(
+    data: object, where: str, errors: Errors, length: tuple[int, int | None]
+) -> tuple[str, ...]:
     values = _sequence(data, where, errors, length)
     texts = [_text(value, f"{where}[{index}]", errors) for index, value in enumerate(values)]
     return tuple(text for text in texts if text is not None)
 
 
-def _show(value) -> str:
+def _show(value: object) -> str:
     """A short repr for an error message: a wrong value can be a whole page."""
     text = repr(value)
     return text if len(text) <= 80 else text[:77] + "..."

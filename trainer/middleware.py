@@ -1,8 +1,10 @@
 import logging
+from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, InterfaceError, OperationalError
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.utils import timezone
 from django.utils.cache import patch_cache_control
@@ -10,6 +12,8 @@ from django.utils.cache import patch_cache_control
 from trainer.practice.models import LearnerProfile
 
 logger = logging.getLogger(__name__)
+
+GetResponse = Callable[[HttpRequest], HttpResponse]
 
 
 class DatabaseUnavailableMiddleware:
@@ -19,13 +23,13 @@ class DatabaseUnavailableMiddleware:
     saved nothing; the page says so.
     """
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: GetResponse) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         return self.get_response(request)
 
-    def process_exception(self, request, exception):
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, OperationalError | InterfaceError):
             return None
         if isinstance(exception, DatabaseError) and "locked" in str(exception):
@@ -50,10 +54,10 @@ class PrivatePagesMiddleware:
     that would need the database, which may be the reason this response is an error page.
     """
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: GetResponse) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         if settings.SESSION_COOKIE_NAME in request.COOKIES:
             patch_cache_control(response, private=True, no_store=True)
@@ -65,16 +69,22 @@ class LearnerTimeZoneMiddleware:
     zone activated here. The profile comes with the user (the auth backend loads them in one
     query); a visitor without one sees UTC."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: GetResponse) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         try:
             return self.get_response(request)
         finally:
             timezone.deactivate()
 
-    def process_view(self, request, view_func, view_args, view_kwargs):
+    def process_view(
+        self,
+        request: HttpRequest,
+        view_func: Callable[..., HttpResponse],
+        view_args: tuple[Any, ...],
+        view_kwargs: dict[str, Any],
+    ) -> None:
         try:
             if not request.user.is_authenticated:
                 return None

@@ -16,7 +16,7 @@ from django.utils.csp import CSP
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
-def env_bool(name, default):
+def env_bool(name: str, default: bool) -> bool:
     value = os.environ.get(name)
     if value is None or value == "":
         return default
@@ -27,7 +27,7 @@ def env_bool(name, default):
     raise ImproperlyConfigured(f"{name} must be 1/0, true/false, yes/no or on/off, got {value!r}")
 
 
-def env_int(name, default):
+def env_int(name: str, default: int) -> int:
     value = os.environ.get(name)
     if value is None or value == "":
         return default
@@ -37,7 +37,7 @@ def env_int(name, default):
         raise ImproperlyConfigured(f"{name} must be a whole number, got {value!r}") from None
 
 
-def env_list(name, default):
+def env_list(name: str, default: list[str]) -> list[str]:
     value = os.environ.get(name)
     if value is None:
         return default

@@ -10,7 +10,7 @@ application = get_wsgi_application()
 logger = logging.getLogger(__name__)
 
 
-def warm_up():
+def warm_up() -> None:
     """Compile every published scenario version before the first request. Under gunicorn
     `--preload` (Dockerfile, docker-compose.yml) the master does it once and its workers inherit
     the result; without it each worker does it as it starts. Either way no learner waits for a

@@ -13,6 +13,7 @@ a deadline the look costs one context-variable read.
 """
 
 import time
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
@@ -29,7 +30,7 @@ class OutOfTime(Exception):  # noqa: N818 - it is an event, not a bug
 
 
 @contextmanager
-def deadline(seconds: float):
+def deadline(seconds: float) -> Iterator[None]:
     """Evaluate formulas for at most `seconds` from now (nested deadlines: the inner one)."""
     token = _deadline.set((time.monotonic() + seconds, seconds))
     try:

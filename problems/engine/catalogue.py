@@ -85,7 +85,7 @@ def entry_spec(entry: object, catalogue: Catalogue) -> dict:
     return spec
 
 
-def _json_value(value):
+def _json_value(value: object) -> object:
     if value is None or isinstance(value, (bool, int, str)):
         return value
     if isinstance(value, numbers.Real):

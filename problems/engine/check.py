@@ -27,15 +27,19 @@ explanation and the first seed that reproduces it (None when no one seed does).
 """
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
+from typing import Any
 
 from .answers import parse_answer
 from .errors import EngineError, FormulaError, ParseError, SamplingError
 from .grading import CORRECT, grade_part
-from .lint import EXPLANATIONS, Linter
+from .lint import EXPLANATIONS, Linter, RenderedStep
+from .schema import Part, Problem, Scenario
 from .solution_numbers import check_solution_numbers
-from .units import display_unit
-from .variant import MAX_ATTEMPTS, draw_variant
+from .templates import Template
+from .units import UnitSpec, display_unit
+from .variant import MAX_ATTEMPTS, Variant, draw_variant
 
 MAX_REPORTED_ERRORS = 50
 PROGRESS_EVERY = 50
@@ -45,13 +49,21 @@ SMALLEST_KEY = 1e-9
 
 
 class _Report:
-    def __init__(self, scenario, seeds):
+    def __init__(self, scenario: Scenario, seeds: int) -> None:
         self.scenario = scenario
         self.seeds = seeds
-        self.errors: dict[tuple, dict] = {}
+        # (part, category) -> {"seed", "part", "message", "check", "count"}
+        self.errors: dict[tuple[str | None, object], dict[str, Any]] = {}
         self.warnings: list[str] = []
 
-    def error(self, seed, part, message, category=None, check="key"):
+    def error(
+        self,
+        seed: int | None,
+        part: str | None,
+        message: str,
+        category: object = None,
+        check: str = "key",
+    ) -> None:
         key = (part, category or message)
         entry = self.errors.get(key)
         if entry is None:
@@ -65,7 +77,7 @@ class _Report:
         else:
             entry["count"] += 1
 
-    def error_list(self):
+    def error_list(self) -> list[dict[str, Any]]:
         listed = []
         for entry in list(self.errors.values())[:MAX_REPORTED_ERRORS]:
             message = entry["message"]
@@ -83,7 +95,11 @@ class _Report:
         return listed
 
 
-def check_scenario(scenario, seeds: int = 1000, progress=None) -> dict:
+def check_scenario(
+    scenario: Scenario,
+    seeds: int = 1000,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[str, Any]:
     """Check `scenario` over seeds 0..seeds-1; see the module docstring for what is checked.
 
     `progress(done, total)`, if given, is called every 50 seeds and at the end (for a progress
@@ -118,8 +134,8 @@ def check_scenario(scenario, seeds: int = 1000, progress=None) -> dict:
         progress(seeds, seeds)
     extra = linter.finish()
     coincidences = [
-        {"part": part, "tag": tag, "fraction": count / max(drawn, 1)}
-        for (part, tag), count in linter.coincide.items()
+        {"part": part_key, "tag": tag, "fraction": count / max(drawn, 1)}
+        for (part_key, tag), count in linter.coincide.items()
     ]
     for entry in coincidences:
         if entry["fraction"] == 1:
@@ -127,9 +143,9 @@ def check_scenario(scenario, seeds: int = 1000, progress=None) -> dict:
                 f"part '{entry['part']}': misconception '{entry['tag']}' equals the key on every "
                 "seed, so it can never fire"
             )
-    for (part, first, second), count in linter.collide.items():
+    for (part_key, first, second), count in linter.collide.items():
         report.warnings.append(
-            f"part '{part}': misconceptions '{first}' and '{second}' give the same value on "
+            f"part '{part_key}': misconceptions '{first}' and '{second}' give the same value on "
             f"{count} of {drawn} seeds ('{first}' is reported there)"
         )
     rate = drawn / attempts if attempts else 0.0
@@ -157,7 +173,7 @@ def check_scenario(scenario, seeds: int = 1000, progress=None) -> dict:
     }
 
 
-def check_problem(problem, seeds: int = 1000) -> dict:
+def check_problem(problem: Problem, seeds: int = 1000) -> dict[str, Any]:
     """`check_scenario` for every scenario of a problem, in the `bank check --json` shape."""
     scenarios = [check_scenario(scenario, seeds) for scenario in problem.scenarios]
     return {
@@ -169,7 +185,7 @@ def check_problem(problem, seeds: int = 1000) -> dict:
     }
 
 
-def _static_checks(scenario, report) -> None:
+def _static_checks(scenario: Scenario, report: _Report) -> None:
     concluded = {step.concludes for step in scenario.steps if step.concludes}
     for part in scenario.parts:
         if part.key not in concluded:
@@ -182,9 +198,9 @@ def _static_checks(scenario, report) -> None:
             )
 
 
-def _check_shown_exactly(variant, seed, report) -> None:
+def _check_shown_exactly(variant: Variant, seed: int, report: _Report) -> None:
     scenario = variant.scenario
-    templates = [("text", None, scenario.text)]
+    templates: list[tuple[str, str | None, Template]] = [("text", None, scenario.text)]
     templates += [(f"prompt of part '{p.key}'", p.key, p.prompt) for p in scenario.parts]
     for where, part, template in templates:
         try:
@@ -231,7 +247,7 @@ def _plain_number(text: str) -> float | None:
 
 
 @lru_cache(maxsize=1024)
-def _unit_reads_back(unit) -> bool:
+def _unit_reads_back(unit: UnitSpec) -> bool:
     """Whether the answer parser reads a number written with `unit` (checked once per unit)."""
     shown = "1" + (" " + unit.text if unit.text and not unit.noun else "")
     try:
@@ -241,7 +257,7 @@ def _unit_reads_back(unit) -> bool:
     return True
 
 
-def _read_back(number_text: str, shown: str, unit) -> float:
+def _read_back(number_text: str, shown: str, unit: UnitSpec) -> float:
     """A shown number read back in base units, as the answer parser would read it."""
     number = _plain_number(number_text)
     if number is not None and _unit_reads_back(unit):
@@ -249,7 +265,7 @@ def _read_back(number_text: str, shown: str, unit) -> float:
     return unit.to_base(parse_answer(shown, unit))
 
 
-def _check_part(variant, part, seed, report) -> None:
+def _check_part(variant: Variant, part: Part, seed: int, report: _Report) -> None:
     key = variant.answer(part.key)
     unit = part.unit.text or "a plain number"
     if abs(key) > LARGEST_KEY or (key != 0 and abs(key) < SMALLEST_KEY):
@@ -275,10 +291,10 @@ def _check_part(variant, part, seed, report) -> None:
         )
 
 
-def _check_steps(variant, seed, report) -> list:
+def _check_steps(variant: Variant, seed: int, report: _Report) -> list[RenderedStep]:
     """Render every step and check each concluding number; returns each step's (text, records),
     or None where it could not be rendered, for the linter."""
-    rendered: list = []
+    rendered: list[RenderedStep] = []
     for index, step in enumerate(variant.scenario.steps):
         try:
             text, records = step.text.render_parts(variant.env, variant.displays)

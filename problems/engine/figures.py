@@ -2,6 +2,7 @@
 catalogue sheet a question links to, and the linter's messages, show them)."""
 
 import numbers
+from typing import cast
 
 from .catalogue import Catalogue
 from .numbers import as_number, format_number, in_unit, round_significant
@@ -16,7 +17,8 @@ def figure_text(catalogue: Catalogue, entry: object, name: str) -> str:
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         return "" if value is None else str(value)
     unit = display_unit(catalogue.units.get(type(entry), {}).get(name, ""))
-    shown = in_unit(value, unit.factor)
+
+    shown = in_unit(cast(float, value), unit.factor)  # an int stays exact
     if shown != shown.to_integral_value():
         shown = round_significant(shown, 6)
     number = format_number(as_number(shown), exact=True)

@@ -24,9 +24,9 @@ import inspect
 import math
 import operator
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from decimal import ROUND_HALF_UP, Decimal
-from typing import NamedTuple
+from typing import Any, NamedTuple, NoReturn
 
 import numpy as np
 
@@ -44,18 +44,22 @@ MAX_ARGUMENTS = 32
 Kind = str | type
 """NUMBER, TEXT, OPAQUE, or a catalogue entry class."""
 
+Env = Mapping[str, Any]
+"""The values a formula reads, by name (numbers in base units, text, catalogue entries)."""
+Number = float | int
+
 
 def _need(condition: bool, message: str) -> None:
     if not condition:
         raise ValueError(message)
 
 
-def _sqrt(x):
+def _sqrt(x: Number) -> float:
     _need(x >= 0, f"cannot take the square root of a negative number ({x})")
     return math.sqrt(x)
 
 
-def _log(x, base=None):
+def _log(x: Number, base: Number | None = None) -> float:
     _need(x > 0, f"the logarithm needs a positive number, got {x}")
     if base is None:
         return math.log(x)
@@ -63,17 +67,17 @@ def _log(x, base=None):
     return math.log(x) / math.log(base)
 
 
-def _log2(x):
+def _log2(x: Number) -> float:
     _need(x > 0, f"the logarithm needs a positive number, got {x}")
     return math.log2(x)
 
 
-def _log10(x):
+def _log10(x: Number) -> float:
     _need(x > 0, f"the logarithm needs a positive number, got {x}")
     return math.log10(x)
 
 
-def _gamma(x):
+def _gamma(x: Number) -> float:
     _need(
         not (x <= 0 and x == math.floor(x)),
         f"Γ(x) is undefined at 0 and at the negative whole numbers, got {x}",
@@ -81,23 +85,23 @@ def _gamma(x):
     return math.gamma(x)
 
 
-def _lgamma(x):
+def _lgamma(x: Number) -> float:
     _need(x > 0, f"ln Γ(x) needs x > 0, got {x}")
     return math.lgamma(x)
 
 
-def _round(x, digits=0):
+def _round(x: Number, digits: Number = 0) -> Number:
     _need(digits == int(digits) and abs(digits) <= 15, "round() keeps between -15 and 15 digits")
     rounded = Decimal(repr(float(x))).quantize(Decimal(1).scaleb(-int(digits)), ROUND_HALF_UP)
     return int(rounded) if digits <= 0 else float(rounded)
 
 
-def _clip(x, low, high):
+def _clip(x: Number, low: Number, high: Number) -> Number:
     _need(low <= high, f"clip() needs low <= high, got {low} > {high}")
     return min(max(x, low), high)
 
 
-BUILTINS: dict[str, tuple[Callable, int, int, str]] = {
+BUILTINS: dict[str, tuple[Callable[..., Number], int, int, str]] = {
     # name: (function, fewest arguments, most arguments, one-line description)
     "min": (min, 1, MAX_ARGUMENTS, "min(a, b, …): the smallest of its arguments"),
     "max": (max, 1, MAX_ARGUMENTS, "max(a, b, …): the largest of its arguments"),
@@ -155,7 +159,7 @@ _SKIPPED = (ast.expr_context, ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
 
 
 class _Compiled(NamedTuple):
-    evaluate: Callable[[Mapping], object]
+    evaluate: Callable[[Env], Any]
     kind: Kind
     constant: bool
 
@@ -171,7 +175,14 @@ class Formula:
 
     __slots__ = ("source", "kind", "names", "functions", "_evaluate", "_check_number")
 
-    def __init__(self, source, kind, names, functions, evaluate):
+    def __init__(
+        self,
+        source: str,
+        kind: Kind,
+        names: Iterable[str],
+        functions: Iterable[str],
+        evaluate: Callable[[Env], Any],
+    ) -> None:
         self.source = source
         self.kind = kind
         self.names = frozenset(names)
@@ -179,7 +190,7 @@ class Formula:
         self._evaluate = evaluate
         self._check_number = kind == NUMBER
 
-    def evaluate(self, env: Mapping):
+    def evaluate(self, env: Env) -> Any:
         """The formula's value for the values in `env` (name -> value, base units).
 
         Raises `FormulaError` when a value is missing, an operation fails, a registered
@@ -196,7 +207,7 @@ class Formula:
             value = _as_number(value, self.source)
         return value
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"Formula({self.source!r})"
 
 
@@ -264,17 +275,16 @@ def _measure(tree: ast.AST) -> None:
         stack.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
 
 
-def _as_number(value, where: str):
-    cls = value.__class__
-    if cls is float:
+def _as_number(value: object, where: str) -> Number:
+    if type(value) is float:
         if value - value != 0.0:
             raise FormulaError(f"{where} is not a finite number ({value})", where)
         return value
-    if cls is int:
+    if type(value) is int:
         if abs(value) > 1e300:
             raise FormulaError(f"{where} is too large", where)
         return value
-    if cls is bool:
+    if type(value) is bool:
         return int(value)
     if isinstance(value, np.ndarray):
         if value.size != 1:
@@ -290,7 +300,7 @@ def _as_number(value, where: str):
     raise FormulaError(f"{where} gave {type(value).__name__}, not a number", where)
 
 
-def _power(base, exponent):
+def _power(base: Number, exponent: Number) -> float:
     if abs(exponent) > MAX_EXPONENT:
         shown = int(exponent) if exponent == int(exponent) else exponent
         raise FormulaError(f"the exponent {shown} is too large (at most {MAX_EXPONENT})")
@@ -301,15 +311,19 @@ def _power(base, exponent):
     return math.pow(base, exponent)
 
 
+def _constant(value: object) -> Callable[[Env], object]:
+    return lambda env: value
+
+
 class _Compiler:
-    def __init__(self, source: str, names: Mapping[str, Kind], catalogue: Catalogue):
+    def __init__(self, source: str, names: Mapping[str, Kind], catalogue: Catalogue) -> None:
         self.source = source
         self.known = names
         self.catalogue = catalogue
         self.names: set[str] = set()
         self.functions: set[str] = set()
 
-    def fail(self, message: str):
+    def fail(self, message: str) -> NoReturn:
         raise FormulaError(message, self.source)
 
     def segment(self, node: ast.AST) -> str:
@@ -320,7 +334,7 @@ class _Compiler:
             return "a number"
         if kind == TEXT:
             return "text"
-        if kind == OPAQUE:
+        if kind == OPAQUE or not isinstance(kind, type):
             return "a value that is not a number"
         return self.catalogue.describe_class(kind)
 
@@ -332,8 +346,7 @@ class _Compiler:
         compiled = handler(node)
         if compiled.constant:
             # Fold constants now, so `9**9**9` or `1/0` is refused when the formula is saved.
-            value = compiled.evaluate({})
-            return _Compiled(lambda env, value=value: value, compiled.kind, True)
+            return _Compiled(_constant(compiled.evaluate({})), compiled.kind, True)
         return compiled
 
     def need_number(self, compiled: _Compiled, node: ast.AST, context: str) -> None:
@@ -370,7 +383,7 @@ class _Compiler:
             self.fail("complex numbers are not allowed")
         else:
             self.fail(f"'{value!r}' is not allowed in a formula")
-        return _Compiled(lambda env, value=value: value, NUMBER, True)
+        return _Compiled(_constant(value), NUMBER, True)
 
     def _Name(self, node: ast.Name) -> _Compiled:
         name = node.id
@@ -383,7 +396,7 @@ class _Compiler:
             self.fail(f"'{name}' is a function: call it, e.g. {name}(…)")
         self.fail(f"unknown name '{name}'{self.suggest(name, self.known)}")
 
-    def suggest(self, name: str, candidates) -> str:
+    def suggest(self, name: str, candidates: Iterable[str]) -> str:
         close = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
         return f" (did you mean '{close[0]}'?)" if close else ""
 
@@ -408,7 +421,7 @@ class _Compiler:
         read_field = operator.attrgetter(field)
         where = self.segment(node)
 
-        def evaluate(env):
+        def evaluate(env: Env) -> Any:
             entry = read_base(env)
             if entry.__class__ is not cls:
                 raise FormulaError(f"{where} needs {self.describe_kind(cls)}", self.source)
@@ -428,6 +441,7 @@ class _Compiler:
     def _BinOp(self, node: ast.BinOp) -> _Compiled:
         left = self.compile(node.left)
         right = self.compile(node.right)
+        op: Callable[[Any, Any], Any]
         if isinstance(node.op, ast.Pow):
             op, symbol = _power, "**"
         elif type(node.op) in _BINARY_OPERATORS:
@@ -441,7 +455,7 @@ class _Compiler:
         left_value, right_value = left.evaluate, right.evaluate
         isfinite = math.isfinite
 
-        def evaluate(env):
+        def evaluate(env: Env) -> Any:
             try:
                 value = op(left_value(env), right_value(env))
             except ZeroDivisionError:
@@ -478,7 +492,7 @@ class _Compiler:
         first, rest = operands[0].evaluate, [compiled.evaluate for compiled in operands[1:]]
         is_and = word == "and"
 
-        def evaluate(env):
+        def evaluate(env: Env) -> Any:
             value = first(env)
             for following in rest:
                 if bool(value) != is_and:
@@ -505,7 +519,7 @@ class _Compiler:
             compare, left, right = functions[0], values[0], values[1]
             return _Compiled(lambda env: compare(left(env), right(env)), NUMBER, constant)
 
-        def evaluate(env):
+        def evaluate(env: Env) -> bool:
             left = values[0](env)
             for compare, right_value in zip(functions, values[1:], strict=True):
                 right = right_value(env)
@@ -570,7 +584,7 @@ class _Compiler:
         source = self.source
         where = self.segment(node)
 
-        def evaluate(env):
+        def evaluate(env: Env) -> Number:
             try:
                 return _as_number(function(*[value(env) for value in values]), where)
             except FormulaError:
@@ -586,7 +600,12 @@ class _Compiler:
         function = self.catalogue.functions[name]
         self.functions.add(name)
         arguments = [self.compile(argument) for argument in node.args]
-        keywords = [(keyword.arg, self.compile(keyword.value)) for keyword in node.keywords]
+        # _Call refused `**` unpacking, the one keyword without a name.
+        keywords = [
+            (keyword.arg, self.compile(keyword.value))
+            for keyword in node.keywords
+            if keyword.arg is not None
+        ]
         for compiled, argument in zip(
             arguments + [c for _, c in keywords],
             list(node.args) + [k.value for k in node.keywords],
@@ -609,7 +628,7 @@ class _Compiler:
         where = self.segment(node)
         call = where[1:-1]  # unquoted, for the deadline's message
 
-        def evaluate(env):
+        def evaluate(env: Env) -> Number:
             positional = [value(env) for value in values]
             named = {key: value(env) for key, value in keyword_values}
             check_deadline(call)  # registered functions are the costly part of a formula
@@ -627,7 +646,7 @@ class _Compiler:
         return _Compiled(evaluate, NUMBER, constant)
 
 
-def formula_reference(catalogue: Catalogue) -> list[dict]:
+def formula_reference(catalogue: Catalogue) -> list[dict[str, str]]:
     """The functions a formula may call, for the authoring page: name, signature, summary."""
     entries = [
         {"name": name, "signature": description.split(":")[0], "summary": description}

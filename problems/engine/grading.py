@@ -18,6 +18,7 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from .answers import parse_answer
 from .errors import FormulaError, ParseError
@@ -29,6 +30,12 @@ from .numbers import (
     round_up_significant,
 )
 from .templates import with_unit
+from .tolerance import Tolerance
+from .units import UnitSpec
+
+if TYPE_CHECKING:  # the variant grades with this module
+    from .schema import Part, Scenario
+    from .variant import Variant
 
 CORRECT = "correct"
 PARTIAL = "partial"
@@ -58,7 +65,7 @@ class GradeResult:
     carried_forward_key: float | None = None
     unit: str = ""
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """The `bank grade --json` shape."""
         return {
             "status": self.status,
@@ -68,7 +75,13 @@ class GradeResult:
         }
 
 
-def grade_part(variant, part_key: str, text: str, *, earlier: Mapping | None = None):
+def grade_part(
+    variant: "Variant",
+    part_key: str,
+    text: str,
+    *,
+    earlier: Mapping[str, GradeResult] | None = None,
+) -> GradeResult:
     """Grade `text` typed for part `part_key` of `variant`.
 
     `earlier` maps earlier part keys to their `GradeResult`; parts this one builds on that were
@@ -83,7 +96,7 @@ def grade_part(variant, part_key: str, text: str, *, earlier: Mapping | None = N
     width = tolerance.half_width(key)
     interval = (key - width, key + width)
     accepted = _accepted_words(key, width, tolerance, unit)
-    base = {
+    base: dict[str, Any] = {
         "part": part.key,
         "key": key,
         "interval": interval,
@@ -91,7 +104,14 @@ def grade_part(variant, part_key: str, text: str, *, earlier: Mapping | None = N
         "unit": unit.text,
     }
 
-    def result(status, score, misconception, message, value, **extra):
+    def result(
+        status: str,
+        score: float,
+        misconception: str | None,
+        message: str,
+        value: float | None,
+        **extra: Any,
+    ) -> GradeResult:
         return GradeResult(
             status=status,
             score=score,
@@ -163,7 +183,7 @@ def grade_part(variant, part_key: str, text: str, *, earlier: Mapping | None = N
         )
     )
     matched = _match_misconception(part, variant, env, key_base, value, key, width)
-    if matched is None and carried_forward_env is not None:
+    if matched is None and carried_forward_env is not None and carried_forward_key is not None:
         matched = _match_misconception(
             part, variant, carried_forward_env, unit.to_base(carried_forward_key), value, key, width
         )
@@ -201,7 +221,7 @@ def grade_part(variant, part_key: str, text: str, *, earlier: Mapping | None = N
 _DECIMAL_KB = re.compile(r"(?<![A-Za-z])KB(?![A-Za-z])")
 
 
-def _typed_a_fraction(text: str, value: float, key: float, tolerance) -> bool:
+def _typed_a_fraction(text: str, value: float, key: float, tolerance: Tolerance) -> bool:
     """A bare number typed into a percentage box that reads as a fraction (0.167 for 16.7%):
     below 1 where the key is at least 1%, or right once multiplied by 100."""
     if "%" in text or "percent" in text.lower():
@@ -209,21 +229,23 @@ def _typed_a_fraction(text: str, value: float, key: float, tolerance) -> bool:
     return (0 < abs(value) < 1 <= abs(key)) or tolerance.accepts(value * 100, key)
 
 
-def grade_answers(variant, answers: Mapping[str, str]) -> dict:
+def grade_answers(variant: "Variant", answers: Mapping[str, str]) -> dict[str, GradeResult]:
     """Grade answers to several parts (part key -> typed text) in part order, carrying errors
     forward from earlier parts. Returns part key -> `GradeResult` for the parts answered."""
     known = {part.key for part in variant.scenario.parts}
     unknown = sorted(set(answers) - known)
     if unknown:
         raise KeyError(f"scenario '{variant.scenario.key}' has no part {unknown[0]!r}")
-    results: dict = {}
+    results: dict[str, GradeResult] = {}
     for part in variant.scenario.parts:
         if part.key in answers:
             results[part.key] = grade_part(variant, part.key, answers[part.key], earlier=results)
     return results
 
 
-def _carried_forward(part, earlier: Mapping, scenario) -> dict:
+def _carried_forward(
+    part: "Part", earlier: Mapping[str, GradeResult], scenario: "Scenario"
+) -> dict[str, tuple[float, str]]:
     """Earlier parts to replace by the learner's values: name -> (base value, shown text)."""
     substituted = {}
     for name in part.uses:
@@ -238,7 +260,7 @@ def _carried_forward(part, earlier: Mapping, scenario) -> dict:
     return substituted
 
 
-def _earlier_answers(scenario, substituted: Mapping) -> str:
+def _earlier_answers(scenario: "Scenario", substituted: Mapping[str, tuple[float, str]]) -> str:
     """The learner's earlier answers an error was carried from, as the learner knows them: by
     part number, never by the part's key (an internal name such as users_per_gpu)."""
     numbers = {part.key: index for index, part in enumerate(scenario.parts, start=1)}
@@ -247,7 +269,15 @@ def _earlier_answers(scenario, substituted: Mapping) -> str:
     return f"your answer{'s' if len(named) > 1 else ''} to {listed}"
 
 
-def _match_misconception(part, variant, env, key_base, value, key, width):
+def _match_misconception(
+    part: "Part",
+    variant: "Variant",
+    env: Mapping[str, Any],
+    key_base: float,
+    value: float,
+    key: float,
+    width: float,
+) -> tuple[str, str] | None:
     unit = part.unit
     for misconception in part.misconceptions:
         try:
@@ -274,7 +304,7 @@ def _digits(key: float, width: float) -> int:
     return max(3, min(12, 2 + math.ceil(math.log10(abs(key) / width))))
 
 
-def _shown(value: float, unit, digits: int) -> str:
+def _shown(value: float, unit: UnitSpec, digits: int) -> str:
     if value == int(value) and abs(value) < 1e15:
         number = format_number(value)
     else:
@@ -289,7 +319,7 @@ def _trim(number: str) -> str:
     return number.rstrip("0").rstrip(".")
 
 
-def _accepted_words(key: float, width: float, tolerance, unit) -> str:
+def _accepted_words(key: float, width: float, tolerance: Tolerance, unit: UnitSpec) -> str:
     digits = _digits(key, width)
     # Rounded inwards, so any number the words allow is accepted.
     low = as_number(round_up_significant(key - width, digits))

@@ -34,19 +34,29 @@ import ast
 import dataclasses
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 from .answers import parse_answer
 from .catalogue import NUMBER
 from .errors import EngineError, FormulaError, ParseError
 from .figures import figure_text
-from .formula import compile_formula
+from .formula import Formula, compile_formula
 from .grading import grade_part
 from .numbers import as_number, format_number, in_unit, round_decimals, round_significant
-from .templates import Display, with_unit
+from .params import Param
+from .schema import Part, Scenario, Step
+from .templates import Display, Placeholder, Rendered, Template, with_unit
 from .tolerance import Tolerance
-from .units import display_unit, parse_unit
+from .units import UnitSpec, display_unit, parse_unit
+
+if TYPE_CHECKING:  # the check runs the linter
+    from .check import _Report
+    from .variant import Variant
+
+RenderedStep = tuple[str, list[Rendered]] | None
+"""A worked step rendered for one variant: its text and placeholders, or None if it failed."""
 
 MIN_DISTINCT = 0.95  # a mistake must stay outside the tolerance on this share of seeds
 PROSE_SEEDS = 20  # seeds whose texts are rendered and read for the prose check
@@ -161,7 +171,7 @@ _NOT_PLURALS = frozenset(
 class Linter:
     """Collects the linter's findings over the seeds of one `check_scenario` run."""
 
-    def __init__(self, scenario, report, seeds: int):
+    def __init__(self, scenario: Scenario, report: "_Report", seeds: int) -> None:
         self.scenario = scenario
         self.report = report
         self.seeds = seeds
@@ -185,7 +195,7 @@ class Linter:
         self._tolerances = self._derived_tolerances()
         self._probes = {part.key: self._rounding_probes(part) for part in scenario.parts}
         self._results = [_result_flags(step) for step in scenario.steps]
-        self._step_formats: dict[str, object] = {}
+        self._step_formats: dict[str, tuple[Placeholder, UnitSpec | None] | None] = {}
         self._mistakes: dict[tuple[str, str], list] = {}  # (part, tag) -> [distinct, seed, origin]
         self.coincide: dict[tuple[str, str], int] = {}
         self.collide: dict[tuple[str, str, str], int] = {}
@@ -198,7 +208,7 @@ class Linter:
 
     # The run.
 
-    def visit(self, variant, seed: int, steps: list) -> None:
+    def visit(self, variant: "Variant", seed: int, steps: list) -> None:
         """Check one drawn variant; `steps` holds each step's (text, records), or None."""
         self.drawn += 1
         self._learners(variant, seed, steps)
@@ -239,12 +249,19 @@ class Linter:
 
     # Reporting.
 
-    def _error(self, seed, part, check, message, category) -> None:
+    def _error(
+        self,
+        seed: int | None,
+        part: str | None,
+        check: str,
+        message: str,
+        category: object,
+    ) -> None:
         self.report.error(seed, part, message, category=category, check=check)
 
     # 1. The rounded learner.
 
-    def _learners(self, variant, seed, steps) -> None:
+    def _learners(self, variant: "Variant", seed: int, steps: Sequence[RenderedStep]) -> None:
         env = variant.env
         for mode in ("3 significant figures", "the worked steps' precision"):
             carried: dict[str, float] = {}
@@ -285,7 +302,13 @@ class Linter:
                     )
                 carried[part.key] = part.unit.to_base(typed)
 
-    def _typed(self, part, raw_base: float, mode: str, steps) -> float:
+    def _typed(
+        self,
+        part: Part,
+        raw_base: float,
+        mode: str,
+        steps: Sequence[RenderedStep],
+    ) -> float:
         """What the learner types for a part, in the part's unit."""
         value = part.unit.from_base(raw_base)
         if mode.startswith("3"):
@@ -303,7 +326,11 @@ class Linter:
             rounded = _rounded(in_display, placeholder.significant or LEARNER_FIGURES)
         return part.unit.from_base(rounded * unit.factor if unit is not None else rounded)
 
-    def _step_format(self, part, steps):
+    def _step_format(
+        self,
+        part: Part,
+        steps: Sequence[RenderedStep],
+    ) -> tuple[Placeholder, UnitSpec | None] | None:
         """The placeholder (and unit) the worked steps conclude a part with."""
         if part.key in self._step_formats:
             return self._step_formats[part.key]
@@ -319,7 +346,12 @@ class Linter:
 
     # 2. Worked-step arithmetic on displayed operands.
 
-    def _step_arithmetic(self, variant, seed, steps) -> None:
+    def _step_arithmetic(
+        self,
+        variant: "Variant",
+        seed: int,
+        steps: Sequence[RenderedStep],
+    ) -> None:
         env = variant.env
         shown: dict[str, float] = {}
         for index, rendered in enumerate(steps):
@@ -338,7 +370,15 @@ class Linter:
                 if name is not None and name in env and isinstance(env[name], (int, float)):
                     shown[name] = value
 
-    def _check_result(self, variant, seed, index, record, displayed, shown) -> None:
+    def _check_result(
+        self,
+        variant: "Variant",
+        seed: int,
+        index: int,
+        record: Rendered,
+        displayed: float,
+        shown: Mapping[str, float],
+    ) -> None:
         env = variant.env
         placeholder = record.placeholder
         depends = self._closure(placeholder.formula.names)
@@ -359,21 +399,21 @@ class Linter:
         if not isinstance(redone, (int, float)):
             return
         step = self.scenario.steps[index]
-        part = self._part.get(placeholder.name) or (
-            self._part.get(step.concludes) if placeholder is _last(step) else None
+        part = self._part.get(placeholder.name or "") or (
+            self._part.get(step.concludes or "") if placeholder is _last(step) else None
         )
         if part is not None:
             tolerance, unit = part.tolerance, part.unit
         else:
             # An intermediate value: held to its parts' tolerance (a derived value), or the
             # relative tolerance of the part the step concludes (an expression), in base units.
-            concluded = self._part.get(step.concludes)
+            concluded = self._part.get(step.concludes or "")
             fallback = (
                 Tolerance(relative=concluded.tolerance.relative or 0.01)
                 if concluded
                 else Tolerance()
             )
-            tolerance = self._tolerances.get(placeholder.name, fallback)
+            tolerance = self._tolerances.get(placeholder.name or "", fallback)
             unit = display_unit("")
         if tolerance.accepts(unit.from_base(redone), unit.from_base(displayed)):
             return
@@ -416,7 +456,7 @@ class Linter:
         self._closures[names] = result
         return result
 
-    def _derived_closure(self, names) -> set[str]:
+    def _derived_closure(self, names: Iterable[str]) -> set[str]:
         """The derived values `names` are computed from, not looking through earlier parts."""
         seen: set[str] = set()
         stack = [name for name in names if name in self._derived]
@@ -463,7 +503,7 @@ class Linter:
 
     # 3. Mistakes stay mistakes.
 
-    def _mistake_rates(self, variant, seed) -> None:
+    def _mistake_rates(self, variant: "Variant", seed: int) -> None:
         env = variant.env
         for part in self.parts:
             key = variant.answer(part.key)
@@ -519,7 +559,7 @@ class Linter:
                     coincides = abs(part.unit.from_base(value) - key) <= width
                     self._count(part.key, tag, "complement", coincides, seed)
 
-    def _count(self, part, tag, origin, coincides, seed) -> None:
+    def _count(self, part: str, tag: str, origin: str, coincides: bool, seed: int) -> None:
         entry = self._mistakes.get((part, tag))
         if entry is None:
             entry = self._mistakes[(part, tag)] = [0, None, origin, 0]
@@ -530,7 +570,7 @@ class Linter:
         else:
             entry[0] += 1
 
-    def _rounding_probes(self, part) -> list[tuple[str, str, object]]:
+    def _rounding_probes(self, part: Part) -> list[tuple[str, str, Formula]]:
         """(tag, formula's name, formula with one rounding reversed) for every floor/ceil in the
         part's key or the derived values it is computed from."""
         probes = []
@@ -568,7 +608,7 @@ class Linter:
                 }
         return names, fields
 
-    def _trace(self, variant, seed) -> None:
+    def _trace(self, variant: "Variant", seed: int) -> None:
         env = variant.env
         catalogue_params = [p.name for p in self.scenario.params if p.is_catalogue]
         entries = tuple(getattr(env[name], "key", id(env[name])) for name in catalogue_params)
@@ -631,8 +671,8 @@ class Linter:
         # Parameters and given values the keys are computed from must be on the page.
         for part in self.parts:
             for name in sorted(self._closure(part.answer.names)):
-                param = self._params.get(name)
-                if name in self._given or (param is not None and not param.is_catalogue):
+                drawn = self._params.get(name)
+                if name in self._given or (drawn is not None and not drawn.is_catalogue):
                     if name not in shown_names:
                         what = "given value" if name in self._given else "parameter"
                         self._error(
@@ -731,7 +771,7 @@ class Linter:
                     found.append((where, param, field))
         return found
 
-    def _bounds(self, variant, seed) -> None:
+    def _bounds(self, variant: "Variant", seed: int) -> None:
         env = variant.env
         for name in self._fraction_names:
             value = env.get(name)
@@ -752,8 +792,9 @@ class Linter:
                     seed,
                     None,
                     "physical-bounds",
-                    f"{where} computes with {param}.{field} of the {gpu.name}, whose figure "
-                    f"adds {links} links that do not pool: a collective among p GPUs gets only "
+                    f"{where} computes with {param}.{field} of the "
+                    f"{getattr(gpu, 'name', param)}, whose figure adds {links} links that do "
+                    "not pool: a collective among p GPUs gets only "
                     "their p − 1 links (a pair shares one). Use "
                     "collective_bandwidth_per_direction(gpu, gpus)",
                     ("physical-bounds", where, field),
@@ -761,13 +802,13 @@ class Linter:
 
     # 6. Prose.
 
-    def _prose(self, variant, seed, steps) -> None:
+    def _prose(self, variant: "Variant", seed: int, steps: Sequence[RenderedStep]) -> None:
         env, displays = variant.env, variant.displays
         scenario = self.scenario
-        texts = [("text", None, scenario.text)]
+        texts: list[tuple[str, str | None, Template]] = [("text", None, scenario.text)]
         texts += [(f"prompt of part '{p.key}'", p.key, p.prompt) for p in self.parts]
-        for where, part, template in texts:
-            self._read_template(seed, where, part, template, env, displays)
+        for where, part_key, template in texts:
+            self._read_template(seed, where, part_key, template, env, displays)
         for index, rendered in enumerate(steps):
             if rendered is not None:
                 self._read(seed, f"steps[{index}]", None, rendered[0], rendered[1])
@@ -791,14 +832,30 @@ class Linter:
                     continue
                 self._read(seed, "a grading message", part.key, message, [])
 
-    def _read_template(self, seed, where, part, template, env, displays) -> None:
+    def _read_template(
+        self,
+        seed: int,
+        where: str,
+        part: str | None,
+        template: Template,
+        env: Mapping[str, Any],
+        displays: Mapping[str, Display],
+    ) -> None:
         try:
             text, records = template.render_parts(env, displays)
         except FormulaError:
             return
         self._read(seed, where, part, text, records, template)
 
-    def _read(self, seed, where, part, text, records, template=None) -> None:
+    def _read(
+        self,
+        seed: int,
+        where: str,
+        part: str | None,
+        text: str,
+        records: Sequence[Rendered],
+        template: Template | None = None,
+    ) -> None:
         problems = []
         doubled = _DOUBLED.search(text)
         if doubled:
@@ -841,7 +898,7 @@ class Linter:
             results = self._constraint_results(env, displays)
             draws.append((tuple(_value_key(env[p.name]) for p in listed), results))
         total = len(draws)
-        audit = []
+        audit: list[dict[str, Any]] = []
         accepted = [all(r is True for r in results) for _, results in draws]
         for constraint in scenario.constraints:
             rejected = sum(1 for _, results in draws if results[constraint.index] is not True)
@@ -881,27 +938,29 @@ class Linter:
                     ("constraints", param.name, _value_key(param.to_base(value))),
                 )
         # Pairs of listed values that are drawn often enough but never together.
-        small = [i for i, param in enumerate(listed) if param.count() <= MAX_PAIRED][:MAX_PAIRED]
+        small = [i for i, param in enumerate(listed) if (param.count() or 0) <= MAX_PAIRED]
+        small = small[:MAX_PAIRED]
         # Enough raw draws of a pair that, at the overall acceptance, five would be accepted.
         enough = max(MIN_PAIR_DRAWS, 5 * total / max(sum(accepted), 1))
         for first in small:
             for second in (i for i in small if i > first):
-                pairs: dict[tuple, list] = {}
+                # (first's value, second's value) -> [draws, accepted, {constraint: rejections}]
+                pairs: dict[tuple[object, object], list[Any]] = {}
                 for (values, results), ok in zip(draws, accepted, strict=True):
                     pair = (values[first], values[second])
-                    entry = pairs.setdefault(pair, [0, 0, {}])
-                    entry[0] += 1
-                    entry[1] += ok
+                    tally = pairs.setdefault(pair, [0, 0, {}])
+                    tally[0] += 1
+                    tally[1] += ok
                     if not ok:
                         blamed = next(
                             (c.index for c in scenario.constraints if results[c.index] is False),
                             None,
                         )
-                        entry[2][blamed] = entry[2].get(blamed, 0) + 1
+                        tally[2][blamed] = tally[2].get(blamed, 0) + 1
                 for (a, b), (raw, ok, blamed) in pairs.items():
                     if ok or raw < enough:
                         continue
-                    worst = max(blamed, key=blamed.get)
+                    worst = max(blamed, key=blamed.__getitem__)
                     if worst in by_index:
                         by_index[worst]["never"].append(
                             f"{listed[first].name}={_key_text(listed[first], a)} with "
@@ -933,7 +992,7 @@ class Linter:
                 continue
         return results
 
-    def _drawable_with(self, param, value) -> bool:
+    def _drawable_with(self, param: Param, value: Any) -> bool:
         from .variant import _draw_params  # noqa: PLC0415
 
         for attempt in range(AUDIT_RETRIES):
@@ -944,7 +1003,12 @@ class Linter:
                 return True
         return False
 
-    def _worst_constraint(self, draws, position, value_key):
+    def _worst_constraint(
+        self,
+        draws: Sequence[tuple[tuple[Any, ...], list[bool | None]]],
+        position: int,
+        value_key: object,
+    ) -> int | None:
         counts: dict[int, int] = {}
         for values, results in draws:
             if values[position] != value_key:
@@ -952,7 +1016,7 @@ class Linter:
             for constraint in self.scenario.constraints:
                 if results[constraint.index] is not True:
                     counts[constraint.index] = counts.get(constraint.index, 0) + 1
-        return max(counts, key=counts.get) if counts else None
+        return max(counts, key=counts.__getitem__) if counts else None
 
 
 _ORIGIN_WORDS = {
@@ -967,7 +1031,7 @@ _ORIGIN_WORDS = {
 # Helpers.
 
 
-def _canonical(entry, field: str) -> str:
+def _canonical(entry: object, field: str) -> str:
     """The figure a learner needs for `field` of `entry` (see _SAME_FIGURE, _EQUAL_FIGURE)."""
     field = _SAME_FIGURE.get(field, field)
     other = _EQUAL_FIGURE.get(field)
@@ -993,9 +1057,11 @@ def _plain(value: float) -> str:
         return repr(value)
 
 
-def _shown_base(record) -> float | None:
+def _shown_base(record: Rendered) -> float | None:
     """The value a rendered number shows, in base units."""
     text = record.number_text
+    if text is None:
+        return None
     try:
         number = float(text.replace(",", "")) if "×" not in text else parse_answer(text, "")
     except (ValueError, ParseError):
@@ -1004,13 +1070,13 @@ def _shown_base(record) -> float | None:
     return number * unit.factor if unit is not None and unit.text else number
 
 
-def _display_of(name, value, variant) -> float:
+def _display_of(name: str, value: Any, variant: "Variant") -> float:
     display = variant.displays.get(name)
     unit = display.unit if display is not None else None
     return value / unit.factor if unit is not None and unit.text else value
 
 
-def _result_flags(step) -> list[bool]:
+def _result_flags(step: Step) -> list[bool]:
     """For each placeholder of a step: whether it is a result (after '=', or the number that
     concludes the step's part)."""
     flags = []
@@ -1027,11 +1093,11 @@ def _result_flags(step) -> list[bool]:
     return flags
 
 
-def _last(step):
+def _last(step: Step) -> Placeholder | None:
     return step.text.placeholders[-1] if step.text.placeholders else None
 
 
-def _rounding(node) -> bool:
+def _rounding(node: ast.AST) -> bool:
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.FloorDiv):
         return True
     return (
@@ -1048,7 +1114,7 @@ def _swap_rounding(source: str, number: int) -> str:
     site = [node for node in ast.walk(tree) if _rounding(node)][number]
 
     class Swap(ast.NodeTransformer):
-        def visit(self, node):
+        def visit(self, node: ast.AST) -> ast.AST:
             if node is not site:
                 return self.generic_visit(node)
             if isinstance(node, ast.BinOp):
@@ -1057,6 +1123,8 @@ def _swap_rounding(source: str, number: int) -> str:
                     [ast.BinOp(node.left, ast.Div(), node.right)],
                     [],
                 )
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                return node  # `_rounding` finds a // b (above) or a call by name, nothing else
             name = node.func.id
             if name in ("ceil", "floor"):
                 node.func = ast.Name("floor" if name == "ceil" else "ceil", ast.Load())
@@ -1086,14 +1154,14 @@ def _attribute_reads(source: str) -> set[tuple[str, str]]:
 _TRACED_CLASSES: dict[type, type] = {}
 
 
-def _traced(entry, param: str, log: set):
+def _traced(entry: object, param: str, log: set) -> object:
     """A stand-in for a catalogue entry that records which fields are read, as (param, field),
     and otherwise behaves as the entry (isinstance, equality, hashing, `__class__`)."""
     cls = type(entry)
     traced_class = _TRACED_CLASSES.get(cls)
     if traced_class is None:
 
-        def __getattribute__(self, name):  # noqa: N807
+        def __getattribute__(self: object, name: str) -> object:  # noqa: N807
             if name == "__class__":
                 return cls
             if name[:1] != "_":
@@ -1112,7 +1180,7 @@ def _traced(entry, param: str, log: set):
             },
         )
         _TRACED_CLASSES[cls] = traced_class
-    proxy = object.__new__(traced_class)
+    proxy: Any = object.__new__(traced_class)
     names = (
         [f.name for f in dataclasses.fields(entry)]
         if dataclasses.is_dataclass(entry)
@@ -1126,7 +1194,7 @@ def _traced(entry, param: str, log: set):
 
 
 @lru_cache(maxsize=4096)
-def _unit_of_word(word: str):
+def _unit_of_word(word: str) -> UnitSpec | None:
     """The unit a word names, or None (cached: a failed parse looks for suggestions)."""
     try:
         return parse_unit(word)
@@ -1139,7 +1207,7 @@ def _is_unit_symbol(word: str) -> bool:
     return len(word) <= 3 and _unit_of_word(word) is not None
 
 
-def _following(template, records):
+def _following(template: Template, records: Sequence[Rendered]) -> Iterator[tuple[Rendered, str]]:
     """Each rendered placeholder with the literal text that follows it."""
     position = 0
     segments = template.segments
@@ -1153,7 +1221,7 @@ def _following(template, records):
             yield record, following if isinstance(following, str) else ""
 
 
-def _one_plural(template, records) -> str | None:
+def _one_plural(template: Template, records: Sequence[Rendered]) -> str | None:
     """A number shown as 1 and followed by a plural ("1 replicas", "1 GPU(s)" aside)."""
     for record, following in _following(template, records):
         if record.number_text != "1":
@@ -1177,7 +1245,7 @@ def _plural(word: str) -> bool:
     )
 
 
-def _repeated_unit(template, records) -> str | None:
+def _repeated_unit(template: Template, records: Sequence[Rendered]) -> str | None:
     """A number shown with its unit and followed by the unit's name again ("8,192 tokens
     tokens", "300 tokens output tokens")."""
     for record, following in _following(template, records):
@@ -1191,7 +1259,7 @@ def _repeated_unit(template, records) -> str | None:
     return None
 
 
-def _same_unit(word: str, unit) -> bool:
+def _same_unit(word: str, unit: UnitSpec) -> bool:
     if unit.noun:
         from .units import same_noun  # noqa: PLC0415
 
@@ -1216,17 +1284,17 @@ def _excerpt(text: str, problem: str) -> str:
     return f'"…{snippet}…"'
 
 
-def _value_key(value):
+def _value_key(value: Any) -> object:
     return getattr(value, "key", None) or value
 
 
-def _listed_values(param) -> list:
+def _listed_values(param: Param) -> list:
     if param.space in ("gpu", "model", "format", "values"):
         return list(param.choices)
-    return [param.draw(index) for index in range(param.count())]
+    return [param.draw(index) for index in range(param.count() or 0)]
 
 
-def _value_text(param, value) -> str:
+def _value_text(param: Param, value: Any) -> str:
     name = getattr(value, "name", None)
     if name is not None:
         return name
@@ -1235,7 +1303,7 @@ def _value_text(param, value) -> str:
     return with_unit(number, unit) if unit is not None and unit.text else number
 
 
-def _key_text(param, key) -> str:
+def _key_text(param: Param, key: Any) -> str:
     if param.is_catalogue:
         entry = next((c for c in param.choices if getattr(c, "key", None) == key), None)
         return getattr(entry, "name", str(key))

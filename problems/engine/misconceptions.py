@@ -14,6 +14,7 @@ for that variant: it cannot be told apart from the right answer.
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from .formula import Formula
 from .templates import Template
@@ -39,7 +40,7 @@ class Misconception:
     factors: tuple[float, ...] = ()
     origin: str = "part"
 
-    def values(self, env: Mapping, key: float) -> tuple[list[float], dict]:
+    def values(self, env: Mapping[str, Any], key: float) -> tuple[list[float], Mapping[str, Any]]:
         """The wrong values for a variant, and the env the feedback is rendered with."""
         if self.factors:
             return [key * factor for factor in self.factors], env

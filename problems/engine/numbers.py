@@ -15,7 +15,11 @@ DEFAULT_SIGNIFICANT_FIGURES = 3
 _SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
 
 
-def to_decimal(value: float | int | Decimal) -> Decimal:
+Real = float | int | Decimal
+"""A number as the engine holds it: a float or int computed by a formula, or an exact decimal."""
+
+
+def to_decimal(value: Real) -> Decimal:
     """The decimal a person reads for `value`: ints exactly, floats by their shortest repr."""
     if isinstance(value, Decimal):
         return value
@@ -24,7 +28,7 @@ def to_decimal(value: float | int | Decimal) -> Decimal:
     return Decimal(repr(float(value)))
 
 
-def in_unit(value: float | int, factor: float) -> Decimal:
+def in_unit(value: Real, factor: float) -> Decimal:
     """`value` (base units) divided by a unit's `factor`, in decimal, so that 0.0032 s is
     exactly 3.2 ms and a value on a rounding boundary rounds the same way in every unit."""
     if factor == 1:
@@ -32,7 +36,7 @@ def in_unit(value: float | int, factor: float) -> Decimal:
     return to_decimal(value) / to_decimal(factor)
 
 
-def round_significant(value: float | int, figures: int, rounding: str = ROUND_HALF_UP) -> Decimal:
+def round_significant(value: Real, figures: int, rounding: str = ROUND_HALF_UP) -> Decimal:
     """`value` rounded to `figures` significant figures (half up by default) [exact decimal]."""
     number = to_decimal(value)
     if number == 0:
@@ -46,17 +50,17 @@ def round_significant(value: float | int, figures: int, rounding: str = ROUND_HA
     return rounded
 
 
-def round_decimals(value: float | int, decimals: int, rounding: str = ROUND_HALF_UP) -> Decimal:
+def round_decimals(value: Real, decimals: int, rounding: str = ROUND_HALF_UP) -> Decimal:
     """`value` rounded to `decimals` places after the point (negative: tens, hundreds…)."""
     return to_decimal(value).quantize(Decimal(1).scaleb(-decimals), rounding=rounding)
 
 
-def round_up_significant(value: float, figures: int) -> Decimal:
+def round_up_significant(value: Real, figures: int) -> Decimal:
     """The smallest number with `figures` significant figures that is >= `value`."""
     return round_significant(value, figures, ROUND_CEILING)
 
 
-def round_down_significant(value: float, figures: int) -> Decimal:
+def round_down_significant(value: Real, figures: int) -> Decimal:
     """The largest number with `figures` significant figures that is <= `value`."""
     return round_significant(value, figures, ROUND_FLOOR)
 
@@ -69,7 +73,7 @@ def as_number(number: Decimal) -> int | float:
 
 
 def format_number(
-    value: float | int | Decimal,
+    value: Real,
     *,
     significant: int | None = None,
     decimals: int | None = None,
@@ -78,7 +82,7 @@ def format_number(
     """Write `value` for a reader (see `_format_number`). Results are cached: the same numbers
     are written over and over (a 1,000-seed check writes each catalogue figure thousands of
     times), and the decimal arithmetic is the costly part."""
-    kind = value.__class__
+    kind: type = value.__class__
     if kind is float and value != value:
         raise ValueError(f"cannot write the non-finite number {value}")
     if kind is not int and kind is not float:
@@ -88,12 +92,14 @@ def format_number(
 
 
 @lru_cache(maxsize=65536)
-def _format_cached(kind, value, significant, decimals, exact) -> str:
+def _format_cached(
+    kind: type, value: float | int, significant: int | None, decimals: int | None, exact: bool
+) -> str:
     return _format_number(value, significant=significant, decimals=decimals, exact=exact)
 
 
 def _format_number(
-    value: float | int | Decimal,
+    value: Real,
     *,
     significant: int | None = None,
     decimals: int | None = None,
@@ -135,7 +141,9 @@ def _format_number(
     elif decimals is not None:
         rounded = round_decimals(number, decimals)
     else:
-        rounded = round_significant(number, significant)
+        # `significant` is set here: `automatic` set it, and `exact` and `decimals` return above.
+        figures = DEFAULT_SIGNIFICANT_FIGURES if significant is None else significant
+        rounded = round_significant(number, figures)
         if rounded != 0 and abs(rounded) >= SCIENTIFIC_ABOVE:
             return _scientific(number, significant, exact, strip=automatic)
     return _grouped(rounded, strip=exact or automatic)

@@ -11,6 +11,7 @@ formulas compute with.
 import hashlib
 from dataclasses import dataclass
 from decimal import ROUND_FLOOR, Decimal, localcontext
+from typing import Any
 
 from .catalogue import NUMBER
 from .numbers import (
@@ -48,56 +49,72 @@ class Param:
 
     name: str
     space: str
-    choices: tuple = ()
+    choices: tuple[Any, ...] = ()  # catalogue entries, or numbers
     low: Decimal | None = None
     high: Decimal | None = None
     step: Decimal | None = None
     significant: int | None = None
     integer: bool = False
     unit: UnitSpec | None = None
-    kind: object = NUMBER
+    kind: str | type = NUMBER  # NUMBER, or a catalogue parameter's entry class
 
     @property
     def is_catalogue(self) -> bool:
         return self.space in ("gpu", "model", "format")
+
+    def _bounds(self) -> tuple[Decimal, Decimal]:
+        """`low` and `high`, which every space but a list of choices has (the schema checks)."""
+        if self.low is None or self.high is None:
+            raise ValueError(f"parameter {self.name!r} ({self.space}) has no range")
+        return self.low, self.high
 
     def count(self) -> int | None:
         """How many values the space holds (None for continuous spaces)."""
         if self.space in ("gpu", "model", "format", "values", "value"):
             return len(self.choices)
         if self.step is not None:
-            return int((self.high - self.low) / self.step) + 1
+            low, high = self._bounds()
+            return int((high - low) / self.step) + 1
         return None
 
-    def draw(self, bits: int):
-        """The parameter's value (display units) for 64 random `bits`."""
+    def draw(self, bits: int) -> Any:
+        """The parameter's value (display units) for 64 random `bits`: a catalogue entry, or a
+        number."""
         if self.space in ("gpu", "model", "format", "values", "value"):
             return self.choices[bits % len(self.choices)]
+        low, high = self._bounds()
         if self.step is not None:
-            index = bits % self.count()
-            return as_number(self.low + self.step * index)
+            index = bits % (int((high - low) / self.step) + 1)
+            return as_number(low + self.step * index)
         fraction = Decimal(bits) / _TWO_64
         with localcontext() as context:
             context.prec = 40
             if self.space == "log":
-                low, high = self.low.ln(), self.high.ln()
-                value = (low + (high - low) * fraction).exp()
+                log_low, log_high = low.ln(), high.ln()
+                value = (log_low + (log_high - log_low) * fraction).exp()
             else:
-                value = self.low + (self.high - self.low) * fraction
+                value = low + (high - low) * fraction
         return self._rounded(value)
 
-    def _rounded(self, value: Decimal):
-        rounded = round_significant(value, self.significant)
-        if rounded < self.low:
-            rounded = round_up_significant(self.low, self.significant)
-        elif rounded > self.high:
-            rounded = round_down_significant(self.high, self.significant)
+    def _figures(self) -> int:
+        if self.significant is None:
+            raise ValueError(f"parameter {self.name!r} ({self.space}) has no significant figures")
+        return self.significant
+
+    def _rounded(self, value: Decimal) -> int | float:
+        low, high = self._bounds()
+        figures = self._figures()
+        rounded = round_significant(value, figures)
+        if rounded < low:
+            rounded = round_up_significant(low, figures)
+        elif rounded > high:
+            rounded = round_down_significant(high, figures)
         if self.integer:
             rounded = rounded.to_integral_value(rounding=ROUND_FLOOR)
-            rounded = max(rounded, self.low.to_integral_value(rounding="ROUND_CEILING"))
+            rounded = max(rounded, low.to_integral_value(rounding="ROUND_CEILING"))
         return as_number(rounded)
 
-    def to_base(self, value):
+    def to_base(self, value: Any) -> Any:
         """A drawn numeric value in base units (entries pass through)."""
         if self.is_catalogue or self.unit is None or self.unit.factor == 1:
             return value
@@ -107,13 +124,14 @@ class Param:
         """Whether a continuous space holds at least one value at its display precision."""
         if self.significant is None:
             return True
-        low = round_up_significant(self.low, self.significant)
-        high = round_down_significant(self.high, self.significant)
+        bottom, top = self._bounds()
+        low = round_up_significant(bottom, self.significant)
+        high = round_down_significant(top, self.significant)
         if self.integer:
             return high.to_integral_value(rounding=ROUND_FLOOR) >= low
         return low <= high
 
 
-def decimal_of(value) -> Decimal:
+def decimal_of(value: float | int | Decimal) -> Decimal:
     """A YAML/JSON number as an exact decimal (floats by their shortest repr)."""
     return to_decimal(value)

@@ -13,15 +13,16 @@ import json
 import keyword
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Callable, Collection, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
 import yaml
 
 from .catalogue import NUMBER, Catalogue, default_catalogue
 from .errors import FieldError, FormulaError, ParseError, ScenarioError
-from .formula import BUILTINS, Formula, compile_formula
+from .formula import BUILTINS, Formula, Kind, compile_formula
 from .misconceptions import LIBRARY, MAX_TAG_LENGTH, TAG, Misconception
 from .params import Param, decimal_of
 from .solution import SOLUTION_FIELDS, Solution, compile_solution, with_problem_texts
@@ -208,7 +209,7 @@ def content_hash(definition: Mapping) -> str:
 # YAML.
 
 
-def load_yaml(text: str | bytes, *, max_bytes: int = MAX_YAML_BYTES):
+def load_yaml(text: str | bytes, *, max_bytes: int = MAX_YAML_BYTES) -> Any:
     """Parse a YAML document with PyYAML's safe loader only (the C `CSafeLoader` when libyaml is
     present, else `SafeLoader`: the loaders of `yaml.safe_load`), after a size cap.
 
@@ -303,7 +304,7 @@ def load_scenario_yaml(
 # Loaders.
 
 
-def load_problem(data, catalogue: Catalogue | None = None) -> Problem:
+def load_problem(data: Any, catalogue: Catalogue | None = None) -> Problem:
     """Validate and compile a problem definition (problem fields plus ``scenarios:``).
 
     Scenario versions are 1 here; the database layer loads stored versions with
@@ -313,7 +314,7 @@ def load_problem(data, catalogue: Catalogue | None = None) -> Problem:
     check = _Checker()
     fields_ = check.mapping(data, "", PROBLEM_FIELDS, {"number", "page", "title", "scenarios"})
     if fields_ is None:
-        check.raise_if_any()
+        raise ScenarioError(check.errors)
     number = check.integer(fields_.get("number"), "number", 1, 999)
     page = check.integer(fields_.get("page"), "page", 1, 10)
     title = check.text(fields_.get("title"), "title", MAX_SHORT_TEXT)
@@ -342,7 +343,7 @@ def load_problem(data, catalogue: Catalogue | None = None) -> Problem:
         seen: set[str] = set()
         for index, item in enumerate(raw):
             path = f"scenarios[{index}]"
-            inherited = ()
+            inherited: tuple[str, ...] = ()
             if isinstance(item, dict):
                 inherited = tuple(n for n in SOLUTION_FIELDS if n in fields_ and n not in item)
                 item = with_problem_texts(fields_, item)
@@ -371,7 +372,7 @@ def load_problem(data, catalogue: Catalogue | None = None) -> Problem:
 
 
 def load_scenario(
-    data,
+    data: Any,
     *,
     version: int = 1,
     problem: int | None = None,
@@ -384,12 +385,14 @@ def load_scenario(
     if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         check.error("version", "must be a whole number of at least 1")
     scenario = _compile_scenario(data, "", check, version, problem, catalogue)
+    if scenario is None:  # what stopped it is in `check.errors`
+        raise ScenarioError(check.errors)
     check.raise_if_any()
     return scenario
 
 
 class _Checker:
-    def __init__(self):
+    def __init__(self) -> None:
         self.errors: list[FieldError] = []
 
     def error(self, path: str, message: str) -> None:
@@ -399,7 +402,13 @@ class _Checker:
         if self.errors:
             raise ScenarioError(self.errors)
 
-    def mapping(self, value, path, allowed, required) -> dict | None:
+    def mapping(
+        self,
+        value: Any,
+        path: str,
+        allowed: Collection[str],
+        required: Iterable[str],
+    ) -> dict | None:
         if not isinstance(value, dict):
             self.error(path, f"must be a mapping of fields, got {_type_name(value)}")
             return None
@@ -419,7 +428,7 @@ class _Checker:
                 self.error(join(path, name), "is required")
         return value if good else {k: v for k, v in value.items() if isinstance(k, str)}
 
-    def text(self, value, path, limit, empty=False) -> str:
+    def text(self, value: Any, path: str, limit: int, empty: bool = False) -> str:
         if not isinstance(value, str):
             self.error(path, f"must be text, got {_type_name(value)}")
             return ""
@@ -429,7 +438,7 @@ class _Checker:
             self.error(path, f"is too long ({len(value)} characters; at most {limit})")
         return value
 
-    def text_list(self, value, path) -> list[str]:
+    def text_list(self, value: Any, path: str) -> list[str]:
         if isinstance(value, str):
             value = [value]
         if not isinstance(value, list):
@@ -437,7 +446,7 @@ class _Checker:
             return []
         return [self.text(item, f"{path}[{i}]", MAX_LONG_TEXT) for i, item in enumerate(value)]
 
-    def integer(self, value, path, low, high) -> int:
+    def integer(self, value: Any, path: str, low: int, high: int) -> int:
         if isinstance(value, bool) or not isinstance(value, int):
             self.error(path, f"must be a whole number, got {_type_name(value)}")
             return low
@@ -445,7 +454,14 @@ class _Checker:
             self.error(path, f"must be from {low} to {high}, got {value}")
         return value
 
-    def number(self, value, path, *, positive=False, non_negative=False) -> Decimal | None:
+    def number(
+        self,
+        value: Any,
+        path: str,
+        *,
+        positive: bool = False,
+        non_negative: bool = False,
+    ) -> Decimal | None:
         if isinstance(value, str) and _NUMBER_TEXT.match(value.strip()):
             value = float(value)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -463,7 +479,14 @@ class _Checker:
             return None
         return number
 
-    def formula(self, value, path, names, catalogue, result=NUMBER) -> Formula | None:
+    def formula(
+        self,
+        value: Any,
+        path: str,
+        names: Mapping[str, Kind],
+        catalogue: Catalogue,
+        result: str = NUMBER,
+    ) -> Formula | None:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             value = repr(value)
         if not isinstance(value, str):
@@ -475,7 +498,14 @@ class _Checker:
             self.error(path, error.message)
             return None
 
-    def template(self, value, path, names, catalogue, empty=False) -> Template | None:
+    def template(
+        self,
+        value: Any,
+        path: str,
+        names: Mapping[str, Kind],
+        catalogue: Catalogue,
+        empty: bool = False,
+    ) -> Template | None:
         if not isinstance(value, str):
             self.error(path, f"must be text, got {_type_name(value)}")
             return None
@@ -483,7 +513,7 @@ class _Checker:
             self.error(path, "must not be empty")
         return compile_template(value, names, catalogue, on_error=lambda m: self.error(path, m))
 
-    def unit(self, value, path) -> UnitSpec:
+    def unit(self, value: Any, path: str) -> UnitSpec:
         if not isinstance(value, str):
             self.error(path, f"must be a unit (text), got {_type_name(value)}")
             return display_unit("")
@@ -498,7 +528,7 @@ def join(path: str, name: str) -> str:
     return f"{path}.{name}" if path else name
 
 
-def _type_name(value) -> str:
+def _type_name(value: Any) -> str:
     if value is None:
         return "nothing"
     return {
@@ -511,7 +541,7 @@ def _type_name(value) -> str:
     }.get(type(value), type(value).__name__)
 
 
-def _suggest(name: str, candidates) -> str:
+def _suggest(name: str, candidates: Iterable[str]) -> str:
     import difflib
 
     close = difflib.get_close_matches(name, sorted(candidates), n=1, cutoff=0.6)
@@ -519,7 +549,13 @@ def _suggest(name: str, candidates) -> str:
 
 
 def _compile_scenario(
-    data, root, check, version, problem, catalogue, inherited=()
+    data: Any,
+    root: str,
+    check: _Checker,
+    version: int,
+    problem: int | None,
+    catalogue: Catalogue,
+    inherited: tuple[str, ...] = (),
 ) -> Scenario | None:
     """Compile one scenario; `inherited` names the solution fields folded in from its problem
     (their errors are reported at the problem's field, naming this scenario)."""
@@ -537,10 +573,10 @@ def _compile_scenario(
     title = check.text(fields_.get("title"), join(root, "title"), MAX_SHORT_TEXT)
 
     reserved = set(BUILTINS) | set(catalogue.functions) | RESERVED
-    names: dict[str, object] = {}
+    names: dict[str, Kind] = {}
     origins: dict[str, str] = {}
 
-    def claim(name, path, origin) -> bool:
+    def claim(name: object, path: str, origin: str) -> bool:
         if not isinstance(name, str) or not NAME.match(name) or keyword.iskeyword(name):
             check.error(
                 path,
@@ -635,13 +671,13 @@ def _compile_scenario(
         tradeoffs = tuple([raw_tradeoffs] if isinstance(raw_tradeoffs, str) else raw_tradeoffs)
     model_answer = fields_.get("model_answer")
 
-    def solution_path(name):
+    def solution_path(name: str) -> str:
         if name in inherited:
             return f"{name} (with the values of scenario '{key}')"
         return join(root, name)
 
     solution = compile_solution(fields_, solution_path, check, all_names, catalogue)
-    if len(check.errors) > errors_before:
+    if len(check.errors) > errors_before or text is None:
         return None
     return Scenario(
         key=key,
@@ -666,7 +702,13 @@ def _compile_scenario(
     )
 
 
-def _assumed(raw, path, check, params, catalogue) -> tuple[tuple[str, str | None], ...]:
+def _assumed(
+    raw: Any,
+    path: str,
+    check: _Checker,
+    params: Sequence[Param],
+    catalogue: Catalogue,
+) -> tuple[tuple[str, str | None], ...]:
     """`assumed: [gpu.hbm_bandwidth, model.layers, kv_format]`: catalogue figures the learner is
     expected to know or look up on the drawn entry's catalogue sheet (a parameter alone: all
     of its figures)."""
@@ -698,7 +740,7 @@ def _assumed(raw, path, check, params, catalogue) -> tuple[tuple[str, str | None
                 f"{_suggest(name, catalogue_params)}",
             )
             continue
-        if field_name:
+        if field_name and isinstance(param.kind, type):  # a catalogue parameter's entry class
             allowed = catalogue.fields.get(param.kind, frozenset())
             if field_name not in allowed:
                 check.error(
@@ -714,7 +756,13 @@ def _assumed(raw, path, check, params, catalogue) -> tuple[tuple[str, str | None
     return tuple(result)
 
 
-def _only_visible(template: Template, visible, origins, path, check) -> None:
+def _only_visible(
+    template: Template,
+    visible: Container[str],
+    origins: Mapping[str, str],
+    path: str,
+    check: _Checker,
+) -> None:
     hidden = sorted(name for name in template.names if name not in visible)
     for name in hidden:
         what = origins.get(name, "a hidden value")
@@ -725,7 +773,7 @@ def _only_visible(template: Template, visible, origins, path, check) -> None:
         )
 
 
-def _definitions(raw, path, check) -> dict[str, tuple[str, object]]:
+def _definitions(raw: Any, path: str, check: _Checker) -> dict[str, tuple[str, object]]:
     if raw is None:
         return {}
     if not isinstance(raw, dict):
@@ -736,7 +784,14 @@ def _definitions(raw, path, check) -> dict[str, tuple[str, object]]:
     return {name: (join(path, str(name)), spec) for name, spec in raw.items()}
 
 
-def _compile_given(name, spec, path, check, names, catalogue) -> Given | None:
+def _compile_given(
+    name: str,
+    spec: Any,
+    path: str,
+    check: _Checker,
+    names: Mapping[str, Kind],
+    catalogue: Catalogue,
+) -> Given | None:
     if isinstance(spec, dict):
         fields_ = check.mapping(spec, path, {"formula", "unit", "sig"}, {"formula"}) or {}
         source = fields_.get("formula")
@@ -755,7 +810,14 @@ def _compile_given(name, spec, path, check, names, catalogue) -> Given | None:
     return Given(name, formula, unit, significant)
 
 
-def _compile_params(raw, path, check, catalogue, claim, names) -> list[Param]:
+def _compile_params(
+    raw: Any,
+    path: str,
+    check: _Checker,
+    catalogue: Catalogue,
+    claim: Callable[[object, str, str], bool],
+    names: dict[str, Kind],
+) -> list[Param]:
     """The parameters; `names` receives the kind of every claimed name, even of a parameter
     with errors, so that formulas using it are not also reported."""
     if raw is None:
@@ -773,14 +835,22 @@ def _compile_params(raw, path, check, catalogue, claim, names) -> list[Param]:
         space = next(
             (s for s in ("gpu", "model", "format") if isinstance(spec, dict) and s in spec), None
         )
-        names[name] = catalogue.classes[space] if space in catalogue.classes else NUMBER
+        names[name] = (
+            catalogue.classes[space] if space is not None and space in catalogue.classes else NUMBER
+        )
         param = _compile_param(name, spec, param_path, check, catalogue)
         if param is not None:
             params.append(param)
     return params
 
 
-def _compile_param(name, spec, path, check, catalogue) -> Param | None:
+def _compile_param(
+    name: str,
+    spec: Any,
+    path: str,
+    check: _Checker,
+    catalogue: Catalogue,
+) -> Param | None:
     if not isinstance(spec, dict):
         value = check.number(spec, path)
         if value is None:
@@ -820,9 +890,10 @@ def _compile_param(name, spec, path, check, catalogue) -> Param | None:
             check.error(join(path, "values"), f"must be a list of 1 to {MAX_CHOICES} numbers")
             return None
         values = [check.number(v, f"{join(path, 'values')}[{i}]") for i, v in enumerate(raw)]
-        if any(v is None for v in values):
+        numbers = [v for v in values if v is not None]
+        if len(numbers) < len(values):
             return None
-        return Param(name, "values", tuple(_number(v) for v in values), unit=unit)
+        return Param(name, "values", tuple(_number(v) for v in numbers), unit=unit)
     bounds = spec[space]
     bounds_path = join(path, space)
     if not isinstance(bounds, list) or len(bounds) != 2:
@@ -881,7 +952,16 @@ def _compile_param(name, spec, path, check, catalogue) -> Param | None:
     return param
 
 
-def _stepped(name, space, low, high, step, unit, path, check) -> Param | None:
+def _stepped(
+    name: str,
+    space: str,
+    low: Decimal,
+    high: Decimal,
+    step: Decimal,
+    unit: UnitSpec,
+    path: str,
+    check: _Checker,
+) -> Param | None:
     count = int((high - low) / step) + 1
     if count > 10**9:
         check.error(path, f"{space}: the range holds more than 10^9 steps; use log with sig")
@@ -889,13 +969,20 @@ def _stepped(name, space, low, high, step, unit, path, check) -> Param | None:
     return Param(name, space, low=low, high=high, step=step, unit=unit)
 
 
-def _number(value: Decimal):
+def _number(value: Decimal) -> int | float:
     from .numbers import as_number
 
     return as_number(value)
 
 
-def _catalogue_param(name, space, raw, path, check, catalogue) -> Param | None:
+def _catalogue_param(
+    name: str,
+    space: str,
+    raw: Any,
+    path: str,
+    check: _Checker,
+    catalogue: Catalogue,
+) -> Param | None:
     entries = catalogue.entries.get(space, {})
     cls = catalogue.classes.get(space)
     if raw == "all":
@@ -913,12 +1000,18 @@ def _catalogue_param(name, space, raw, path, check, catalogue) -> Param | None:
             check.error(f"{path}[{index}]", f"unknown {space} '{slug}'{_suggest(slug, entries)}")
         else:
             chosen.append(entries[slug])
-    if len(chosen) != len(keys) or not chosen:
+    if len(chosen) != len(keys) or not chosen or cls is None:
         return None
     return Param(name, space, tuple(chosen), kind=cls)
 
 
-def _compile_constraints(raw, path, check, names, catalogue) -> list[Constraint]:
+def _compile_constraints(
+    raw: Any,
+    path: str,
+    check: _Checker,
+    names: Mapping[str, Kind],
+    catalogue: Catalogue,
+) -> list[Constraint]:
     if raw is None:
         return []
     if not isinstance(raw, list):
@@ -927,6 +1020,7 @@ def _compile_constraints(raw, path, check, names, catalogue) -> list[Constraint]
     constraints = []
     for index, item in enumerate(raw):
         item_path = f"{path}[{index}]"
+        source: object
         if isinstance(item, str):
             source, message, formula_path = item, item, item_path
         else:
@@ -944,18 +1038,26 @@ def _compile_constraints(raw, path, check, names, catalogue) -> list[Constraint]
     return constraints
 
 
-def _order(definitions: dict[str, Formula], check, root, given_raw, derived_raw) -> list[str]:
+def _order(
+    definitions: dict[str, Formula],
+    check: _Checker,
+    root: str,
+    given_raw: Mapping[str, tuple[str, object]],
+    derived_raw: Mapping[str, tuple[str, object]],
+) -> list[str]:
     """A dependency order of the given and derived values, the same for any key order."""
     order: list[str] = []
     state: dict[str, int] = {}
 
-    def visit(name, trail):
+    def visit(name: str, trail: list[str]) -> None:
         if state.get(name) == 2:
             return
         if state.get(name) == 1:
             cycle = trail[trail.index(name) :] + [name]
-            path = (given_raw.get(name) or derived_raw.get(name))[0]
-            check.error(path, "is defined in a circle: " + " → ".join(cycle))
+            defined = given_raw.get(name) or derived_raw.get(name)
+            check.error(
+                defined[0] if defined else root, "is defined in a circle: " + " → ".join(cycle)
+            )
             return
         state[name] = 1
         for dependency in sorted(definitions[name].names & definitions.keys()):
@@ -968,14 +1070,19 @@ def _order(definitions: dict[str, Formula], check, root, given_raw, derived_raw)
     return order
 
 
-def _plan(order, given, derived, constraints) -> tuple:
+def _plan(
+    order: Sequence[str],
+    given: Mapping[str, Given],
+    derived: Mapping[str, Derived],
+    constraints: Sequence[Constraint],
+) -> tuple:
     """Evaluation steps: each given/derived in dependency order, each constraint as soon as the
     values it reads exist (so later formulas only run on draws the constraints accept)."""
     steps: list[tuple] = []
     pending = list(constraints)
     available: set[str] = set()
 
-    def flush():
+    def flush() -> None:
         for constraint in list(pending):
             if constraint.formula.names & (set(given) | set(derived)) <= available:
                 steps.append(("constraint", constraint))
@@ -993,14 +1100,23 @@ def _plan(order, given, derived, constraints) -> tuple:
     return tuple(steps)
 
 
-def _compile_parts(raw, path, check, names, catalogue, part_keys, visible, origins) -> list[Part]:
+def _compile_parts(
+    raw: Any,
+    path: str,
+    check: _Checker,
+    names: Mapping[str, Kind],
+    catalogue: Catalogue,
+    part_keys: Sequence[str | None],
+    visible: Container[str],
+    origins: Mapping[str, str],
+) -> list[Part]:
     if not isinstance(raw, list) or not raw:
         check.error(path, "must be a non-empty list of parts")
         return []
     if len(raw) > MAX_PARTS:
         check.error(path, f"has more than {MAX_PARTS} parts")
     parts: list[Part] = []
-    earlier: dict[str, object] = {}
+    earlier: dict[str, Kind] = {}
     answers = dict.fromkeys(filter(None, part_keys), NUMBER)
     for index, item in enumerate(raw):
         part_path = f"{path}[{index}]"
@@ -1045,7 +1161,7 @@ def _compile_parts(raw, path, check, names, catalogue, part_keys, visible, origi
             automatic,
         )
         earlier[key] = NUMBER
-        if None in (prompt, answer, tolerance, partial):
+        if prompt is None or answer is None or tolerance is None or partial is None:
             continue
         parts.append(
             Part(
@@ -1064,7 +1180,13 @@ def _compile_parts(raw, path, check, names, catalogue, part_keys, visible, origi
     return parts
 
 
-def _uses(fields_, answer, earlier, path, check) -> tuple[str, ...]:
+def _uses(
+    fields_: Mapping[str, Any],
+    answer: Formula | None,
+    earlier: Mapping[str, Kind],
+    path: str,
+    check: _Checker,
+) -> tuple[str, ...]:
     referenced = sorted(answer.names & earlier.keys()) if answer is not None else []
     if "uses" not in fields_:
         return tuple(referenced)
@@ -1092,7 +1214,7 @@ def _uses(fields_, answer, earlier, path, check) -> tuple[str, ...]:
     return tuple(referenced)
 
 
-def _tolerance(raw, path, check) -> Tolerance | None:
+def _tolerance(raw: Any, path: str, check: _Checker) -> Tolerance | None:
     if raw is None:
         return Tolerance()
     if isinstance(raw, str) and raw.strip().endswith("%"):
@@ -1126,7 +1248,7 @@ def _tolerance(raw, path, check) -> Tolerance | None:
     return Tolerance(relative=float(relative), absolute=float(absolute))
 
 
-def _partial(raw, path, check) -> Partial | None:
+def _partial(raw: Any, path: str, check: _Checker) -> Partial | None:
     if raw is None:
         return Partial()
     if raw is False:
@@ -1145,7 +1267,7 @@ def _partial(raw, path, check) -> Partial | None:
     return Partial(factor=float(factor), score=float(score))
 
 
-def _range(raw, path, check) -> tuple[float, float] | None:
+def _range(raw: Any, path: str, check: _Checker) -> tuple[float, float] | None:
     if raw is None:
         return None
     if not isinstance(raw, list) or len(raw) != 2:
@@ -1161,7 +1283,15 @@ def _range(raw, path, check) -> tuple[float, float] | None:
     return float(low), float(high)
 
 
-def _compile_misconceptions(raw, path, check, names, catalogue, unit, automatic) -> list:
+def _compile_misconceptions(
+    raw: Any,
+    path: str,
+    check: _Checker,
+    names: Mapping[str, Kind],
+    catalogue: Catalogue,
+    unit: UnitSpec,
+    automatic: bool,
+) -> list:
     if raw is None:
         raw = []
     if not isinstance(raw, list):
@@ -1199,7 +1329,13 @@ def _compile_misconceptions(raw, path, check, names, catalogue, unit, automatic)
     return result
 
 
-def _part_misconception(item, path, check, names, catalogue) -> Misconception | None:
+def _part_misconception(
+    item: Any,
+    path: str,
+    check: _Checker,
+    names: Mapping[str, Kind],
+    catalogue: Catalogue,
+) -> Misconception | None:
     fields_ = check.mapping(
         item, path, {"tag", "formula", "feedback"}, {"tag", "formula", "feedback"}
     )
@@ -1224,7 +1360,14 @@ def _part_misconception(item, path, check, names, catalogue) -> Misconception | 
     return Misconception(tag, feedback, formulas=(formula,), origin="part")
 
 
-def _library_misconception(item, path, check, names, catalogue, unit) -> Misconception | None:
+def _library_misconception(
+    item: Any,
+    path: str,
+    check: _Checker,
+    names: Mapping[str, Kind],
+    catalogue: Catalogue,
+    unit: UnitSpec,
+) -> Misconception | None:
     tag = item.get("use")
     if tag not in LIBRARY:
         check.error(
@@ -1286,7 +1429,14 @@ def _library_misconception(item, path, check, names, catalogue, unit) -> Misconc
     )
 
 
-def _compile_steps(raw, path, check, names, catalogue, parts) -> list[Step]:
+def _compile_steps(
+    raw: Any,
+    path: str,
+    check: _Checker,
+    names: Mapping[str, Kind],
+    catalogue: Catalogue,
+    parts: Sequence[Part],
+) -> list[Step]:
     if raw is None:
         return []
     if not isinstance(raw, list):

@@ -12,11 +12,18 @@ then changes the definition (a new version), and an old attempt keeps the text i
 """
 
 import copy
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
+from .catalogue import Catalogue
 from .errors import FormulaError
-from .templates import Template, compile_template
+from .formula import Kind
+from .templates import Display, Template, compile_template
+
+if TYPE_CHECKING:  # the schema compiles solutions with this module
+    from .schema import Scenario, _Checker
+    from .variant import Variant
 
 TEXT_FIELDS = ("model_answer", "tradeoffs", "follow_ups", "self_check")
 """The fields rendered with the variant's values."""
@@ -76,7 +83,9 @@ class Solution:
         return listed
 
 
-def with_problem_texts(problem_data: Mapping, scenario_definition: Mapping) -> dict:
+def with_problem_texts(
+    problem_data: Mapping[str, Any], scenario_definition: Mapping[str, Any]
+) -> dict[str, Any]:
     """The scenario definition with the problem-level solution fields it does not override
     folded in (model_answer, tradeoffs, follow_ups, self_check, code, sources).
 
@@ -91,7 +100,14 @@ def with_problem_texts(problem_data: Mapping, scenario_definition: Mapping) -> d
     return folded
 
 
-def compile_solution(fields_: Mapping, path, check, names, catalogue, inherited=()) -> Solution:
+def compile_solution(
+    fields_: Mapping[str, Any],
+    path: Callable[[str], str],
+    check: "_Checker",
+    names: Mapping[str, Kind] | None,
+    catalogue: Catalogue,
+    inherited: Iterable[str] = (),
+) -> Solution:
     """Validate and compile the solution fields of a (folded) scenario definition.
 
     `check` is the schema's error collector; `path(name)` gives the field path to report a
@@ -99,13 +115,13 @@ def compile_solution(fields_: Mapping, path, check, names, catalogue, inherited=
     scenario whose values it failed with. With `names` None only the shape is checked.
     """
 
-    def template(value, where, empty=False):
+    def template(value: object, where: str, empty: bool = False) -> Template | None:
         if names is None:  # the shape only: no scenario's names to compile with
             check.text(value, where, MAX_TEXT, empty=empty)
             return None
         return check.template(value, where, names, catalogue, empty=empty)
 
-    values: dict = {}
+    values: dict[str, Any] = {}
     if "model_answer" in fields_:
         values["model_answer"] = template(fields_["model_answer"], path("model_answer"), True)
     for name in ("tradeoffs", "self_check"):
@@ -128,7 +144,7 @@ def compile_solution(fields_: Mapping, path, check, names, catalogue, inherited=
     return Solution(**values)
 
 
-def _list(raw, where, check, allow_text=False) -> list:
+def _list(raw: object, where: str, check: "_Checker", allow_text: bool = False) -> list[Any]:
     if allow_text and isinstance(raw, str):
         raw = [raw]
     if not isinstance(raw, list):
@@ -139,7 +155,12 @@ def _list(raw, where, check, allow_text=False) -> list:
     return raw
 
 
-def _follow_ups(raw, where, check, template) -> tuple:
+def _follow_ups(
+    raw: object,
+    where: str,
+    check: "_Checker",
+    template: Callable[[object, str], Template | None],
+) -> tuple[FollowUp, ...]:
     compiled = []
     for index, item in enumerate(_list(raw, where, check)):
         item_path = f"{where}[{index}]"
@@ -153,7 +174,7 @@ def _follow_ups(raw, where, check, template) -> tuple:
     return tuple(compiled)
 
 
-def _code(raw, where, check) -> tuple:
+def _code(raw: object, where: str, check: "_Checker") -> tuple[CodeBlock, ...]:
     blocks = []
     for index, item in enumerate(_list(raw, where, check)):
         item_path = f"{where}[{index}]"
@@ -172,7 +193,7 @@ def _code(raw, where, check) -> tuple:
     return tuple(blocks)
 
 
-def _sources(raw, where, check) -> tuple:
+def _sources(raw: object, where: str, check: "_Checker") -> tuple[Source, ...]:
     sources = []
     for index, item in enumerate(_list(raw, where, check)):
         item_path = f"{where}[{index}]"
@@ -190,7 +211,9 @@ def _sources(raw, where, check) -> tuple:
 # Rendering.
 
 
-def render_solution(scenario, env, displays) -> dict:
+def render_solution(
+    scenario: "Scenario", env: Mapping[str, Any], displays: Mapping[str, Display]
+) -> dict[str, Any]:
     """The scenario's solution texts rendered with a variant's values (see `Variant`).
 
     A text whose formula fails for this variant is left out rather than failing the page that
@@ -198,13 +221,13 @@ def render_solution(scenario, env, displays) -> dict:
     """
     solution = scenario.solution
 
-    def rendered(template):
+    def rendered(template: Template) -> str | None:
         try:
             return template.render(env, displays)
         except FormulaError:
             return None
 
-    def all_rendered(templates):
+    def all_rendered(templates: Iterable[Template] | None) -> tuple[str, ...]:
         return tuple(text for text in map(rendered, templates or ()) if text is not None)
 
     follow_ups = []
@@ -222,7 +245,7 @@ def render_solution(scenario, env, displays) -> dict:
     }
 
 
-def solution_texts(variant, fallback=None) -> dict:
+def solution_texts(variant: "Variant", fallback: object = None) -> dict[str, Any]:
     """What a solution page shows for `variant`: ``{"model_answer": str, "tradeoffs": (str,),
     "follow_ups": ((question, answer),), "self_check": (str,), "code": (CodeBlock,),
     "sources": (Source,)}``, rendered with the variant's values.
@@ -234,7 +257,7 @@ def solution_texts(variant, fallback=None) -> dict:
     that fails for the variant) is left out rather than shown with its placeholders.
     """
     solution = variant.scenario.solution
-    texts = {
+    texts: dict[str, Any] = {
         "model_answer": variant.model_answer or "",
         "tradeoffs": variant.tradeoffs,
         "follow_ups": variant.follow_ups,
@@ -263,14 +286,16 @@ def solution_texts(variant, fallback=None) -> dict:
     return texts
 
 
-def _rendered(variant, sources, keep_places=False) -> tuple:
+def _rendered(
+    variant: "Variant", sources: Iterable[object], keep_places: bool = False
+) -> tuple[str | None, ...]:
     rendered = (_render_loose(variant, source) for source in sources)
     if keep_places:
         return tuple(rendered)
     return tuple(text for text in rendered if text is not None)
 
 
-def _render_loose(variant, source) -> str | None:
+def _render_loose(variant: "Variant", source: object) -> str | None:
     """A problem-level text rendered for a scenario it was not compiled with; None if it does
     not fit the scenario's names or fails to evaluate for the variant."""
     if not isinstance(source, str):

@@ -20,11 +20,17 @@ Rules, for each rendered text of each checked variant:
 """
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from .errors import FormulaError, ParseError
-from .templates import Placeholder
-from .units import display_unit, parse_unit, same_noun
+from .templates import Placeholder, Rendered
+from .units import UnitSpec, display_unit, parse_unit, same_noun
+
+if TYPE_CHECKING:  # the check runs this module
+    from .check import _Report
+    from .variant import Variant
 
 SMALL_NUMBERS = {0.0, 1.0, 2.0}
 NEARBY_FACTOR = 10.0
@@ -34,7 +40,7 @@ _MAGNITUDES = "kKMBT"
 _WORD = re.compile(r"\s*([A-Za-z$%×µ][A-Za-z/$%×µ-]*)")
 
 
-def check_solution_numbers(variant, seed, report) -> None:
+def check_solution_numbers(variant: "Variant", seed: int, report: "_Report") -> None:
     """Report, through `report.error`, every text of `variant`'s solution that fails to render
     or states a number the module docstring does not allow."""
     for where, template in variant.scenario.solution.templates():
@@ -108,7 +114,14 @@ def _part_of_name(before: str, after: str) -> bool:
     return False
 
 
-def _check_constant(variant, where, record, following, seed, report) -> None:
+def _check_constant(
+    variant: "Variant",
+    where: str,
+    record: Rendered,
+    following: object,
+    seed: int,
+    report: "_Report",
+) -> None:
     placeholder = record.placeholder
     if placeholder.formula.names or not isinstance(record.value, (int, float)):
         return
@@ -140,7 +153,7 @@ def _check_constant(variant, where, record, following, seed, report) -> None:
             return
 
 
-def _unit_after(text) -> object:
+def _unit_after(text: object) -> UnitSpec | None:
     """The unit a bare constant is counted in: the word right after it ("15 minutes")."""
     if not isinstance(text, str):
         return None
@@ -151,7 +164,7 @@ def _unit_after(text) -> object:
 
 
 @lru_cache(maxsize=1024)
-def _unit_of_word(word: str):
+def _unit_of_word(word: str) -> UnitSpec | None:
     # Cached: a word that is no unit raises, and building its suggestion costs a difflib search.
     try:
         return parse_unit(word)
@@ -162,7 +175,7 @@ def _unit_of_word(word: str):
             return None
 
 
-def _values_of_the_variant(variant):
+def _values_of_the_variant(variant: "Variant") -> Iterator[tuple[str, float, UnitSpec]]:
     """(name, value in base units, display unit) of the parts' keys and the given values: the
     numbers a worked example states. A drawn parameter is an input, and a constant of its kind
     is usually another quantity (an idle timeout beside a check interval)."""
@@ -173,7 +186,7 @@ def _values_of_the_variant(variant):
         yield given.name, variant.env[given.name], given.unit
 
 
-def _same_kind(unit, other) -> bool:
+def _same_kind(unit: UnitSpec, other: UnitSpec) -> bool:
     if unit.noun or other.noun:
         return bool(unit.noun and other.noun and same_noun(unit.noun, other.noun))
     # A share or a ratio (%, ×) says nothing of what it measures: "kernels 20% slower" beside

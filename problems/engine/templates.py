@@ -29,7 +29,7 @@ class Display:
     """How a value is shown: a parameter or given value exactly as drawn or rounded, in its own
     unit; for a part's key (`value` None), only the unit it is shown in by default."""
 
-    value: object
+    value: object  # a number, a catalogue entry, or None for a part's key
     unit: UnitSpec | None
 
 
@@ -175,7 +175,7 @@ def compile_template(
     return Template(source, segments)
 
 
-def _report(on_error, message: str) -> None:
+def _report(on_error: Callable[[str], None] | None, message: str) -> None:
     if on_error is None:
         raise FormulaError(message)
     on_error(message)
@@ -241,12 +241,13 @@ def render_placeholder(
             and placeholder.significant is None
             and placeholder.decimals is None
         )
-    if exact_display:
+    if exact_display and display is not None and isinstance(display.value, (int, float)):
         # Exactly what was drawn or rounded: the number the learner computes with.
         number = format_number(display.value, exact=True)
-    elif value.__class__ is int or value.__class__ is float:
+    elif type(value) is int or type(value) is float:
+        kind: type = type(value)  # cached apart: 1 and 1.0 are written differently
         number = _written(
-            value.__class__,
+            kind,
             value,
             unit.factor if unit is not None else None,
             placeholder.significant,
@@ -267,7 +268,14 @@ def render_placeholder(
 
 
 @lru_cache(maxsize=65536)
-def _written(kind, value, factor, significant, decimals, exact) -> str:
+def _written(
+    kind: type,
+    value: float | int,
+    factor: float | None,
+    significant: int | None,
+    decimals: int | None,
+    exact: bool,
+) -> str:
     """A number as a placeholder writes it, cached: a check over many seeds writes the same
     figures over and over, and the decimal arithmetic is the costly part."""
     return format_number(

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import cast
 
 import pint
 
@@ -295,7 +296,8 @@ def _resolve_name(name: str) -> tuple[float, Dimensions]:
         raise ParseError(f"'{name}' is not a unit I know{_suggestion(name)}")
     prefix, unit, _suffix = candidates[0]
     quantity = UNITS.Quantity(1, name).to_base_units()
-    dimensions = tuple(sorted((d, int(e)) for d, e in quantity.dimensionality.items()))
+    # Pint types an exponent as any scalar; a unit's are whole numbers.
+    dimensions = tuple(sorted((d, int(cast(float, e))) for d, e in quantity.dimensionality.items()))
     if prefix in _SUB_UNIT_PREFIXES and _COUNTED & {d for d, _ in dimensions}:
         upper = name[0].upper() + name[1:]
         suggestion = _suggestion(name) or f" (did you mean {upper}?)"

@@ -14,13 +14,19 @@ the same env, so a worked solution can never disagree with the key.
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING, Any
 
 from .catalogue import entry_spec
 from .errors import FormulaError, SamplingError
 from .figures import figure_label
+from .formula import Formula
 from .numbers import as_number, in_unit, round_significant
 from .params import draw_integer
 from .templates import Display
+
+if TYPE_CHECKING:  # the schema module reaches the variant through its solution
+    from .grading import GradeResult
+    from .schema import Constraint, Scenario
 
 MAX_ATTEMPTS = 100
 
@@ -41,7 +47,14 @@ class Variant:
     units] (`answer(part)` gives it in the part's unit); `to_json()` gives the `bank sample
     --json` shape."""
 
-    def __init__(self, scenario, seed: int, env: dict, displays: dict, attempts: int):
+    def __init__(
+        self,
+        scenario: "Scenario",
+        seed: int,
+        env: dict[str, Any],
+        displays: dict[str, Display],
+        attempts: int,
+    ) -> None:
         self.scenario = scenario
         self.seed = seed
         self.attempts = attempts
@@ -50,7 +63,7 @@ class Variant:
         self.answer_values = {part.key: env[part.key] for part in scenario.parts}
 
     @property
-    def env(self) -> Mapping:
+    def env(self) -> Mapping[str, Any]:
         """Every value of the draw in base units (parameters, given, derived, part keys)."""
         return self._env
 
@@ -159,7 +172,7 @@ class Variant:
         part = self.scenario.part(part_key)
         key = self.answer(part_key)
         width = part.tolerance.half_width(key)
-        listed = []
+        listed: list[dict[str, Any]] = []
         for misconception in part.misconceptions:
             try:
                 values, _ = misconception.values(self._env, self.answer_values[part_key])
@@ -207,7 +220,7 @@ class Variant:
 
     def params_json(self) -> dict:
         """Parameters as shown: numbers in their unit, catalogue entries with their specs."""
-        result = {}
+        result: dict[str, Any] = {}
         for param in self.scenario.params:
             display = self._displays[param.name]
             if param.is_catalogue:
@@ -254,23 +267,25 @@ class Variant:
             ],
         }
 
-    def grade(self, part_key: str, text: str, earlier=None):
+    def grade(
+        self, part_key: str, text: str, earlier: Mapping[str, "GradeResult"] | None = None
+    ) -> "GradeResult":
         """Grade one typed answer (see `problems.engine.grading.grade_part`)."""
         from .grading import grade_part
 
         return grade_part(self, part_key, text, earlier=earlier)
 
-    def grade_all(self, answers: Mapping[str, str]):
+    def grade_all(self, answers: Mapping[str, str]) -> dict[str, "GradeResult"]:
         """Grade answers to several parts, in part order, with error carried forward."""
         from .grading import grade_answers
 
         return grade_answers(self, answers)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"<Variant {self.scenario.key} v{self.scenario.version} seed={self.seed}>"
 
 
-def draw_variant(scenario, seed: int) -> Variant:
+def draw_variant(scenario: "Scenario", seed: int) -> Variant:
     """The variant of `scenario` (at its version) for `seed`, the same in every process.
 
     Raises `SamplingError` when no draw within `MAX_ATTEMPTS` satisfies the constraints, and
@@ -288,7 +303,7 @@ def draw_variant(scenario, seed: int) -> Variant:
                 displays[part.key] = Display(None, part.unit)
             return Variant(scenario, seed, env, displays, attempt + 1)
         rejected[failed.index] = rejected.get(failed.index, 0) + 1
-    worst = max(rejected, key=rejected.get)
+    worst = max(rejected, key=rejected.__getitem__)
     constraint = next(c for c in scenario.constraints if c.index == worst)
     raise SamplingError(
         f"no draw satisfied the constraints in {MAX_ATTEMPTS} attempts (seed {seed}); "
@@ -298,9 +313,11 @@ def draw_variant(scenario, seed: int) -> Variant:
     )
 
 
-def _draw_params(scenario, seed: int, attempt: int) -> tuple[dict, dict]:
-    env: dict = {}
-    displays: dict = {}
+def _draw_params(
+    scenario: "Scenario", seed: int, attempt: int
+) -> tuple[dict[str, Any], dict[str, Display]]:
+    env: dict[str, Any] = {}
+    displays: dict[str, Display] = {}
     key, version = scenario.key, scenario.version
     for param in scenario.params:
         value = param.draw(draw_integer(key, version, seed, attempt, param.name))
@@ -309,7 +326,9 @@ def _draw_params(scenario, seed: int, attempt: int) -> tuple[dict, dict]:
     return env, displays
 
 
-def _run_plan(scenario, env: dict, displays: dict):
+def _run_plan(
+    scenario: "Scenario", env: dict[str, Any], displays: dict[str, Display]
+) -> "Constraint | None":
     """Evaluate given, derived and constraints in order; return the failed constraint or None."""
     for kind, item in scenario.plan:
         if kind == "constraint":
@@ -331,12 +350,12 @@ def _run_plan(scenario, env: dict, displays: dict):
     return None
 
 
-def _compute_parts(scenario, env: dict) -> None:
+def _compute_parts(scenario: "Scenario", env: dict[str, Any]) -> None:
     for part in scenario.parts:
         env[part.key] = _evaluate(part.answer, env, f"parts[{part.index}].answer")
 
 
-def _evaluate(formula, env, where: str):
+def _evaluate(formula: Formula, env: Mapping[str, Any], where: str) -> Any:
     try:
         return formula.evaluate(env)
     except FormulaError as error:

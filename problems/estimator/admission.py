@@ -58,7 +58,7 @@ def _water_level(capacity, demands):
         first, third = np.minimum(first, third), np.maximum(first, third)
         second, fourth = np.minimum(second, fourth), np.maximum(second, fourth)
         second, third = np.minimum(second, third), np.maximum(second, third)
-        ordered = (first, second, third, fourth)
+        ordered = [first, second, third, fourth]
     remaining = capacity
     highest_share = remaining / len(ordered)
     for index, demand in enumerate(ordered[:-1], start=1):

@@ -61,7 +61,10 @@ def test_it_edits_an_authored_problem_but_not_a_builtin_one(author, problem26, l
     response = author.post(
         "/author/problems/3/edit/", {"page": 4, "title": "Renamed", "expected_minutes": 9}
     )
-    assert "built in" in response.content.decode()
+    html = response.content.decode()
+    assert "its fields come from problems/bank/" in html
+    # The number cannot be edited, so it is never the reason given.
+    assert "greater than or equal to" not in html
     builtin.refresh_from_db()
     assert builtin.title.startswith("Size the KV cache")
 

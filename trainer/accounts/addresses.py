@@ -9,16 +9,17 @@ the right: everything left of it was written by the client and proves nothing. W
 import ipaddress
 
 from django.conf import settings
+from django.http import HttpRequest
 
 
-def _valid(text):
+def _valid(text: str) -> str | None:
     try:
         return str(ipaddress.ip_address(text.strip()))
     except ValueError:
         return None
 
 
-def client_address(request):
+def client_address(request: HttpRequest) -> str | None:
     """The client's IP address as text, or None when it cannot be told."""
     remote = _valid(request.META.get("REMOTE_ADDR", ""))
     proxies = settings.TRUSTED_PROXY_COUNT

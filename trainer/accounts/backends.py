@@ -1,5 +1,5 @@
 from django.contrib.auth.backends import ModelBackend as DjangoModelBackend
-from django.contrib.auth.backends import UserModel
+from django.contrib.auth.models import User
 
 
 class ModelBackend(DjangoModelBackend):
@@ -9,9 +9,9 @@ class ModelBackend(DjangoModelBackend):
     one join instead of one more query on every page.
     """
 
-    def get_user(self, user_id):
+    def get_user(self, user_id: int) -> User | None:
         try:
-            user = UserModel._default_manager.select_related("learner_profile").get(pk=user_id)
-        except UserModel.DoesNotExist:
+            user = User._default_manager.select_related("learner_profile").get(pk=user_id)
+        except User.DoesNotExist:
             return None
         return user if self.user_can_authenticate(user) else None

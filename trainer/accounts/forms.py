@@ -21,5 +21,5 @@ class SignupForm(UserCreationForm):
         model = User
         fields = ("username", "email")
 
-    def clean_timezone(self):
+    def clean_timezone(self) -> str:
         return time_zone_or_default(self.cleaned_data.get("timezone"))

@@ -12,5 +12,5 @@ class RateCount(models.Model):
     count = models.PositiveIntegerField(default=0)
     expires_at = models.DateTimeField()  # the end of the window `count` belongs to
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.key}: {self.count}"

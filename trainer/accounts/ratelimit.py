@@ -13,7 +13,7 @@ from django.db import connection
 from trainer.accounts.models import RateCount
 
 
-def _upsert_sql():
+def _upsert_sql() -> str:
     quote = connection.ops.quote_name
     table, key, count, ends = (
         quote(name) for name in (RateCount._meta.db_table, "key", "count", "expires_at")
@@ -31,7 +31,7 @@ def _upsert_sql():
     )
 
 
-def allow(scope, identity, limit, window):
+def allow(scope: str, identity: object, limit: int, window: int) -> bool:
     """Count one event for (scope, identity) in the current window of `window` seconds (windows
     start on multiples of `window` on the clock); False when that makes more than `limit`."""
     now = time.time()
@@ -41,10 +41,10 @@ def allow(scope, identity, limit, window):
     key = f"{scope}:{identity}"[:200]
     with connection.cursor() as cursor:
         cursor.execute(_upsert_sql(), [key, ends, current, current])
-        (count,) = cursor.fetchone()
-    return count <= limit
+        row = cursor.fetchone()
+    return row is not None and row[0] <= limit
 
 
-def seconds_left(window):
+def seconds_left(window: int) -> int:
     """Seconds until the current window of `window` seconds ends."""
     return int(window - time.time() % window) + 1

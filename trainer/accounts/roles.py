@@ -11,8 +11,10 @@ link can lag behind a change of role.
 """
 
 import time
+from typing import Any
 
-from django.contrib.auth.models import Group, Permission
+from django.contrib.auth.models import AnonymousUser, Group, Permission, User
+from django.http import HttpRequest
 
 INSTRUCTOR_GROUP = "Instructors"
 INSTRUCTOR_PERMISSIONS = [
@@ -21,7 +23,7 @@ INSTRUCTOR_PERMISSIONS = [
 ]
 
 
-def ensure_instructor_group():
+def ensure_instructor_group() -> Group:
     group, _ = Group.objects.get_or_create(name=INSTRUCTOR_GROUP)
     for dotted in INSTRUCTOR_PERMISSIONS:
         app_label, codename = dotted.split(".")
@@ -33,11 +35,11 @@ def ensure_instructor_group():
     return group
 
 
-def make_instructor(user):
+def make_instructor(user: User) -> None:
     user.groups.add(ensure_instructor_group())
 
 
-def is_instructor(user):
+def is_instructor(user: User | AnonymousUser) -> bool:
     return user.is_authenticated and user.has_perm("problems.author_problems")
 
 
@@ -45,20 +47,22 @@ ROLE_CHECK_SECONDS = 300
 SESSION_KEY = "roles"
 
 
-def remember_role(request, user):
+def remember_role(request: HttpRequest, user: User) -> dict[str, Any]:
     """Check the user's role now and keep it in the session."""
     role = {"user": user.pk, "instructor": is_instructor(user), "at": time.time()}
     request.session[SESSION_KEY] = role
     return role
 
 
-def remember_role_at_log_in(sender, request, user, **kwargs):
+def remember_role_at_log_in(
+    sender: object, request: HttpRequest | None, user: User, **kwargs: object
+) -> None:
     """`user_logged_in` receiver: the first page after log-in already knows the role."""
     if request is not None and hasattr(request, "session"):
         remember_role(request, user)
 
 
-def session_is_instructor(request):
+def session_is_instructor(request: HttpRequest) -> bool:
     """The role kept in the session, checked again when older than ROLE_CHECK_SECONDS (or kept
     for another user, or from before log-ins kept it)."""
     user = request.user
@@ -67,4 +71,4 @@ def session_is_instructor(request):
     role = request.session.get(SESSION_KEY)
     if role is None or role.get("user") != user.pk or time.time() - role["at"] > ROLE_CHECK_SECONDS:
         role = remember_role(request, user)
-    return role["instructor"]
+    return bool(role["instructor"])

@@ -21,6 +21,8 @@ Two changes to Django's engine:
 """
 
 import logging
+from datetime import datetime
+from typing import Any
 
 from django.contrib.sessions.backends.cached_db import SessionStore as CachedDBStore
 
@@ -30,50 +32,53 @@ CACHE_SECONDS = 300
 
 
 class SessionStore(CachedDBStore):
-    def _cache_seconds(self, expiry=None):
+    # `_cache`, `_session` and `_get_session_from_db` are the cached_db engine's own (private,
+    # so not in django-stubs); this class adapts that engine and relies on them.
+
+    def _cache_seconds(self, expiry: datetime | int | None = None) -> int:
         return min(CACHE_SECONDS, self.get_expiry_age(expiry=expiry))
 
-    def _cache_set(self, data, seconds):
+    def _cache_set(self, data: dict[str, Any], seconds: int) -> None:
         try:
-            self._cache.set(self.cache_key, data, seconds)
+            self._cache.set(self.cache_key, data, seconds)  # type: ignore[attr-defined]
         except Exception:
             logger.exception("session cache unavailable")
 
-    def load(self):
+    def load(self) -> dict[str, Any]:
         try:
-            data = self._cache.get(self.cache_key)
+            data = self._cache.get(self.cache_key)  # type: ignore[attr-defined]
         except Exception:
             logger.exception("session cache unavailable")
             data = None
         if data is None:
-            stored = self._get_session_from_db()
+            stored = self._get_session_from_db()  # type: ignore[attr-defined]
             if stored is None:
                 return {}
             data = self.decode(stored.session_data)
             self._cache_set(data, self._cache_seconds(expiry=stored.expire_date))
         return data
 
-    def exists(self, session_key):
+    def exists(self, session_key: str | None) -> bool:
         if not session_key:
             return False
         try:
-            if self.cache_key_prefix + session_key in self._cache:
+            if self.cache_key_prefix + session_key in self._cache:  # type: ignore[attr-defined]
                 return True
         except Exception:
             logger.exception("session cache unavailable")
         return super(CachedDBStore, self).exists(session_key)
 
-    def save(self, must_create=False):
+    def save(self, must_create: bool = False) -> None:
         super(CachedDBStore, self).save(must_create)
-        self._cache_set(self._session, self._cache_seconds())
+        self._cache_set(self._session, self._cache_seconds())  # type: ignore[attr-defined]
 
-    def delete(self, session_key=None):
+    def delete(self, session_key: str | None = None) -> None:
         super(CachedDBStore, self).delete(session_key)
         if session_key is None:
             if self.session_key is None:
                 return
             session_key = self.session_key
         try:
-            self._cache.delete(self.cache_key_prefix + session_key)
+            self._cache.delete(self.cache_key_prefix + session_key)  # type: ignore[attr-defined]
         except Exception:
             logger.exception("session cache unavailable")

@@ -3,7 +3,7 @@ from django.contrib.sessions.models import Session
 from django.utils import timezone
 
 
-def clear_expired_sessions():
+def clear_expired_sessions() -> int:
     """Delete sessions past their expiry; returns how many went."""
     deleted, _ = Session.objects.filter(expire_date__lt=timezone.now()).delete()
     return deleted
@@ -16,6 +16,6 @@ def clear_expired_sessions():
     time_limit=300,
     soft_time_limit=270,
 )
-def clear_expired_sessions_task():
+def clear_expired_sessions_task() -> int:
     # Idempotent: deleting what is already gone deletes nothing.
     return clear_expired_sessions()

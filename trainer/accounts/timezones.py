@@ -11,7 +11,7 @@ DEFAULT = "UTC"
 
 
 @functools.cache
-def time_zone_names():
+def time_zone_names() -> tuple[str, ...]:
     """Sorted zone names, without the duplicate trees some systems install (posix/, right/)."""
     return tuple(
         sorted(
@@ -22,11 +22,11 @@ def time_zone_names():
     )
 
 
-def is_time_zone(name):
+def is_time_zone(name: str) -> bool:
     return name in time_zone_names()
 
 
-def time_zone_or_default(name):
+def time_zone_or_default(name: str | None) -> str:
     """`name` if it is a zone we know, else UTC: a browser can report anything."""
     name = (name or "").strip()
     return name if is_time_zone(name) else DEFAULT

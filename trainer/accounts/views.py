@@ -3,6 +3,7 @@ from django.contrib import auth
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.forms import AuthenticationForm
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -10,6 +11,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods, require_POST
 
+from problems.http import AuthenticatedRequest
 from trainer.accounts import ratelimit
 from trainer.accounts.addresses import client_address
 from trainer.accounts.forms import SignupForm
@@ -18,7 +20,7 @@ from trainer.accounts.signals import signed_up
 HOUR = 60 * 60
 
 
-def _next_url(request):
+def _next_url(request: HttpRequest) -> str:
     target = request.POST.get("next") or request.GET.get("next") or ""
     if url_has_allowed_host_and_scheme(
         target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
@@ -27,7 +29,7 @@ def _next_url(request):
     return "/"
 
 
-def _too_many(request, what, window):
+def _too_many(request: HttpRequest, what: str, window: int) -> HttpResponse:
     minutes = max(1, round(ratelimit.seconds_left(window) / 60))
     context = {"what": what, "minutes": minutes}
     return render(request, "accounts/too_many.html", context, status=429)
@@ -36,7 +38,7 @@ def _too_many(request, what, window):
 @sensitive_post_parameters("password")
 @never_cache
 @require_http_methods(["GET", "POST"])
-def login(request):
+def login(request: HttpRequest) -> HttpResponse:
     """Failed log-ins are limited by django-axes (trainer.accounts.lockout): a refused attempt's
     response is replaced by its lockout page, here as on the admin's log-in."""
     form = AuthenticationForm(request, data=request.POST or None)
@@ -48,7 +50,7 @@ def login(request):
 
 
 @require_POST
-def logout(request):
+def logout(request: HttpRequest) -> HttpResponse:
     auth.logout(request)
     return redirect("home")
 
@@ -56,7 +58,7 @@ def logout(request):
 @sensitive_post_parameters("password1", "password2")
 @never_cache
 @require_http_methods(["GET", "POST"])
-def signup(request):
+def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("home")
     form = SignupForm(request.POST or None)
@@ -76,7 +78,7 @@ _password_change = auth_views.PasswordChangeView.as_view(
 
 
 @login_required
-def password_change(request):
+def password_change(request: AuthenticatedRequest) -> HttpResponseBase:
     """Django's password change, with the old password's guesses limited like log-ins: a
     stolen session must not become a way to find the password. Every submission counts,
     before the old password is checked, so parallel guesses are limited too."""
@@ -98,7 +100,7 @@ _password_reset = auth_views.PasswordResetView.as_view(
 )
 
 
-def password_reset(request):
+def password_reset(request: HttpRequest) -> HttpResponseBase:
     """Django's password reset by e-mail; requests per address are limited, so the form cannot
     be used to flood someone's inbox. (Django logs a mail server that does not answer and shows
     the same page as when it does, so the form never tells who has an account.)"""

@@ -5,7 +5,7 @@ class MockConfig(AppConfig):
     name = "trainer.mock"
     label = "mock"
 
-    def ready(self):
+    def ready(self) -> None:
         from problems.signals import attempt_rescored
         from trainer.mock import services
 

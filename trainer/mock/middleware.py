@@ -1,7 +1,12 @@
+from collections.abc import Callable
+from typing import Any
+
 from django.db import DatabaseError
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
+from problems.http import HtmxRequest
 from problems.models import Attempt, Problem
 from trainer.mock import integrity
 from trainer.mock.services import is_over, running_mock
@@ -28,13 +33,19 @@ class MockInProgressMiddleware:
     mock's problems is shown. It lives with the mocks, above practice, so practice knows nothing
     of mocks; it looks a mock up only for the pages concerned."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HtmxRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HtmxRequest) -> HttpResponse:
         return self.get_response(request)
 
-    def process_view(self, request, view_func, view_args, view_kwargs):
+    def process_view(
+        self,
+        request: HtmxRequest,
+        view_func: Callable[..., HttpResponse],
+        view_args: tuple[Any, ...],
+        view_kwargs: dict[str, Any],
+    ) -> HttpResponse | None:
         match = request.resolver_match
         if match is None:
             return None
@@ -43,13 +54,13 @@ class MockInProgressMiddleware:
                 return self._hide_attempt(request, view_kwargs["attempt_id"])
             if match.url_name == HISTORY_PAGE and request.method in ("GET", "HEAD"):
                 return self._hide_history(request, view_kwargs["number"])
-            if request.method in WAITING_PAGES.get(match.url_name, ()):
+            if request.method in WAITING_PAGES.get(match.url_name or "", ()):
                 return self._wait(request)
         except DatabaseError:
             return None  # the view meets the same error, and the 503 page explains it
         return None
 
-    def _wait(self, request):
+    def _wait(self, request: HtmxRequest) -> HttpResponse | None:
         if not request.user.is_authenticated:
             return None
         mock = running_mock(request.user)
@@ -58,7 +69,7 @@ class MockInProgressMiddleware:
         template = "practice/practice.html" + ("#card" if request.htmx else "")
         return render(request, template, {"state": "mock", "mock": mock})
 
-    def _hide_history(self, request, number):
+    def _hide_history(self, request: HtmxRequest, number: int) -> HttpResponse | None:
         if not request.user.is_authenticated:
             return None
         problem_id = Problem.objects.filter(number=number).values_list("pk", flat=True).first()
@@ -67,7 +78,7 @@ class MockInProgressMiddleware:
         mock = integrity.running_mock_covering(request.user, [problem_id], timezone.now())
         return integrity.hidden_response(request, mock) if mock is not None else None
 
-    def _hide_attempt(self, request, attempt_id):
+    def _hide_attempt(self, request: HtmxRequest, attempt_id: int) -> HttpResponse | None:
         if not request.user.is_authenticated:
             return None
         problem_id = (

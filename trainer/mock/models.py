@@ -52,11 +52,11 @@ class Mock(models.Model):
             models.Index(fields=["ended_at", "deadline"]),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.format} mock {self.pk} of {self.user_id}"
 
     @property
-    def minutes(self):
+    def minutes(self) -> int:
         return round((self.deadline - self.started_at).total_seconds() / 60)
 
 
@@ -85,5 +85,5 @@ class MockItem(models.Model):
             models.UniqueConstraint(fields=["mock", "position"], name="unique_mock_position")
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"mock {self.mock_id} #{self.position}"

@@ -8,6 +8,7 @@ hear stated and justified; they prompt the self-assessment and are not answer ke
 rehearsal's own parts are graded).
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 LEVELS = ((2, "Covered"), (1, "Partly"), (0, "Missed"))
@@ -105,6 +106,6 @@ RUBRIC_KEYS = tuple(item.key for item in CAPSTONE_RUBRIC)
 MAX_POINTS = 2 * len(CAPSTONE_RUBRIC)
 
 
-def rubric_points(marks):
+def rubric_points(marks: Mapping[str, int]) -> int:
     """Points of a self-assessment {item key: level}: the sum of the levels of known items."""
     return sum(level for key, level in marks.items() if key in RUBRIC_KEYS)

@@ -15,7 +15,9 @@ problem before every page that has one left has had its first.
 """
 
 import math
+import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 LOWEST_WEIGHT = 0.2  # recall 1: still asked now and then, an interview can ask anything
@@ -30,7 +32,7 @@ class Candidate:
     weight: float  # > 0
 
 
-def weakness_weight(recall):
+def weakness_weight(recall: float | None) -> float:
     """Sampling weight of a problem from its predicted recall in [0, 1] (None: never reviewed)."""
     if recall is None:
         recall = UNREVIEWED_RECALL
@@ -39,7 +41,7 @@ def weakness_weight(recall):
     return LOWEST_WEIGHT + (HIGHEST_WEIGHT - LOWEST_WEIGHT) * (1 - recall)
 
 
-def pick_spread(candidates, count, rng):
+def pick_spread(candidates: Sequence[Candidate], count: int, rng: random.Random) -> list[int]:
     """`count` distinct problem numbers (all of them if there are fewer), weighted by
     `Candidate.weight`, at most one more from any page than from any other page that still had
     problems left; returned in (page, number) order. `rng` is a `random.Random`."""
@@ -53,8 +55,8 @@ def pick_spread(candidates, count, rng):
         key=lambda candidate: _key(1.0 - rng.random(), candidate.weight),
         reverse=True,
     )
-    chosen = []
-    per_page = Counter()
+    chosen: list[Candidate] = []
+    per_page: Counter[int] = Counter()
     round_number = 0
     while len(chosen) < min(count, len(keyed)):
         for candidate in keyed:
@@ -67,6 +69,6 @@ def pick_spread(candidates, count, rng):
     return [candidate.number for candidate in sorted(chosen, key=lambda c: (c.page, c.number))]
 
 
-def _key(uniform, weight):
+def _key(uniform: float, weight: float) -> float:
     # log(u) / w orders exactly as u ** (1 / w) and does not underflow for small weights.
     return math.log(uniform) / weight

@@ -21,15 +21,19 @@ The rules that make a mock impossible to game live here, not in the views:
 """
 
 import random
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Count, F
 from django.utils import timezone
 
 from problems import attempts, variants
-from problems.engine import EngineError, ParseError, solution_texts
+from problems.attempts import PartOutcome
+from problems.engine import EngineError, ParseError, Variant, solution_texts
 from problems.models import Attempt, PartAnswer, Problem, ScenarioVersion
 from trainer import charts
 from trainer.curriculum import load_curriculum
@@ -46,6 +50,9 @@ from trainer.mock.selection import Candidate, pick_spread, weakness_weight
 from trainer.practice import services as practice
 from trainer.practice.models import Card, Review
 
+Marks = dict[int, dict[str, int]]
+"""A capstone self-assessment: {problem position: {rubric item key: level}}."""
+
 GRACE = timedelta(seconds=5)
 """How long after the deadline an answer is still accepted: the time a request sent just before
 the deadline may take to arrive and be served."""
@@ -61,7 +68,7 @@ class MockError(Exception):
 # Starting a mock.
 
 
-def _published_versions():
+def _published_versions() -> list[ScenarioVersion]:
     """Every published version of an active scenario, with its problem: what mocks draw from."""
     return list(
         ScenarioVersion.objects.published()
@@ -70,8 +77,8 @@ def _published_versions():
     )
 
 
-def _versions_by_problem():
-    by_problem = {}
+def _versions_by_problem() -> dict[Problem, list[ScenarioVersion]]:
+    by_problem: dict[Problem, list[ScenarioVersion]] = {}
     for version in _published_versions():
         by_problem.setdefault(version.scenario.problem, []).append(version)
     return by_problem
@@ -84,7 +91,7 @@ class Slot:
     label: str = ""
 
 
-def _standard_slots(user, now, rng):
+def _standard_slots(user: User, now: datetime, rng: random.Random) -> list["Slot"]:
     by_problem = _versions_by_problem()
     if not by_problem:
         raise MockError("There are no problems to ask yet.")
@@ -97,7 +104,7 @@ def _standard_slots(user, now, rng):
             if problem.number != CAPSTONE_PROBLEM
         }
     scheduler = practice.scheduler_for(practice.get_profile(user))
-    recall = {}
+    recall: dict[int, float] = {}
     for problem_id, state, last_reviewed_at in Card.objects.filter(user=user).values_list(
         "problem_id", "state", "last_reviewed_at"
     ):
@@ -112,7 +119,7 @@ def _standard_slots(user, now, rng):
     return [Slot(problems[number], rng.choice(by_problem[problems[number]])) for number in chosen]
 
 
-def _drill_slots(page, rng):
+def _drill_slots(page: int | None, rng: random.Random) -> list[Slot]:
     by_problem = {
         problem: versions
         for problem, versions in _versions_by_problem().items()
@@ -123,7 +130,7 @@ def _drill_slots(page, rng):
     return [Slot(problem, rng.choice(versions)) for problem, versions in by_problem.items()]
 
 
-def _capstone_slots(rng):
+def _capstone_slots(rng: random.Random) -> list[Slot]:
     versions = next(
         (v for problem, v in _versions_by_problem().items() if problem.number == CAPSTONE_PROBLEM),
         None,
@@ -144,7 +151,9 @@ def _capstone_slots(rng):
     ]
 
 
-def _slots(user, format, page, now, rng):
+def _slots(
+    user: User, format: str, page: int | None, now: datetime, rng: random.Random
+) -> list[Slot]:
     if format == Mock.Format.STANDARD:
         return _standard_slots(user, now, rng)
     if format == Mock.Format.DRILL:
@@ -154,8 +163,8 @@ def _slots(user, format, page, now, rng):
     raise MockError("Choose a standard mock, a page drill or the capstone rehearsal.")
 
 
-def _distinct_seeds(count):
-    seeds = []
+def _distinct_seeds(count: int) -> list[int]:
+    seeds: list[int] = []
     while len(seeds) < count:
         seed = variants.new_seed()
         if seed not in seeds:
@@ -163,7 +172,14 @@ def _distinct_seeds(count):
     return seeds
 
 
-def start(user, format, now, *, page=None, rng=None):
+def start(
+    user: User,
+    format: str,
+    now: datetime,
+    *,
+    page: int | None = None,
+    rng: random.Random | None = None,
+) -> tuple[Mock, bool]:
     """Start a mock of `format` ("standard", "drill" with `page`, "capstone"), or return the
     learner's running one. Returns (mock, created)."""
     end_expired(now, user=user)
@@ -220,16 +236,16 @@ def start(user, format, now, *, page=None, rng=None):
 # Looking mocks up.
 
 
-def get_mock(user, mock_id):
+def get_mock(user: User, mock_id: int) -> Mock | None:
     """The learner's own mock, or None: another learner's mock does not exist for them."""
     return Mock.objects.filter(pk=mock_id, user=user).first()
 
 
-def is_over(mock, now):
+def is_over(mock: Mock, now: datetime) -> bool:
     return mock.ended_at is not None or now > mock.deadline + GRACE
 
 
-def seconds_left(mock, now):
+def seconds_left(mock: Mock, now: datetime) -> int:
     """Whole seconds until the deadline (0 once it has passed)."""
     return max(0, int((mock.deadline - now).total_seconds()))
 
@@ -237,14 +253,14 @@ def seconds_left(mock, now):
 # Ending a mock.
 
 
-def end_if_due(mock, now):
+def end_if_due(mock: Mock, now: datetime) -> Mock:
     """Apply the end of a mock whose time is up; returns the mock as it now is."""
     if mock.ended_at is None and now > mock.deadline + GRACE:
         return end(mock.pk, now)
     return mock
 
 
-def end_expired(now, user=None):
+def end_expired(now: datetime, user: User | int | None = None) -> int:
     """End every mock (of `user`, or of everyone) whose deadline and grace have passed.
     Idempotent; returns how many it ended."""
     due = Mock.objects.filter(ended_at__isnull=True, deadline__lt=now - GRACE)
@@ -256,7 +272,7 @@ def end_expired(now, user=None):
     return len(ids)
 
 
-def finish(user, mock_id, now):
+def finish(user: User, mock_id: int, now: datetime) -> Mock:
     """The learner ends their mock early; nothing can be answered afterwards."""
     mock = get_mock(user, mock_id)
     if mock is None:
@@ -264,7 +280,7 @@ def finish(user, mock_id, now):
     return end(mock.pk, now, early=True)
 
 
-def end(mock_id, now, *, early=False):
+def end(mock_id: int, now: datetime, *, early: bool = False) -> Mock:
     """End a mock: grade it, record the reviews. Early, or once its time is up; otherwise a
     no-op. Safe to call twice or from two requests at once."""
     with transaction.atomic():
@@ -274,7 +290,7 @@ def end(mock_id, now, *, early=False):
         return mock
 
 
-def _end_locked(mock, now, *, early):
+def _end_locked(mock: Mock, now: datetime, *, early: bool) -> None:
     over_at = min(now, mock.deadline) if early else mock.deadline
     _credit_time(mock, None, over_at)
     items = list(
@@ -286,13 +302,13 @@ def _end_locked(mock, now, *, early):
     _feed_scheduler(mock.user_id, items, incomplete, now)
     mock.ended_at = over_at
     mock.finished_early = early and now < mock.deadline
-    mock.score = sum(item.attempt.score for item in items) / len(items) if items else 0.0
+    mock.score = sum(item.attempt.score or 0.0 for item in items) / len(items) if items else 0.0
     mock.save(
         update_fields=["ended_at", "finished_early", "score", "current_item", "current_since"]
     )
 
 
-def _grade_item(item, over_at):
+def _grade_item(item: MockItem, over_at: datetime) -> bool:
     """Grade an attempt on everything recorded for it; unanswered parts become blank. Returns
     whether the attempt is incomplete (some part blank, or nothing could be graded)."""
     attempt = item.attempt
@@ -308,7 +324,9 @@ def _grade_item(item, over_at):
     return graded.incomplete
 
 
-def _feed_scheduler(user_id, items, incomplete, now):
+def _feed_scheduler(
+    user_id: int, items: Sequence[MockItem], incomplete: Mapping[int, bool], now: datetime
+) -> None:
     """One review of kind "mock" per problem slot; a card is created for a problem the learner
     has none for. A miss (quality below 3) counts as a lapse, as in practice."""
     if not items:
@@ -341,7 +359,7 @@ def _feed_scheduler(user_id, items, incomplete, now):
         )
 
 
-def _credit_time(mock, item, now):
+def _credit_time(mock: Mock, item: MockItem | None, now: datetime) -> None:
     """Credit the problem on screen with the time since it was opened, and make `item` (or
     nothing) the one on screen from `now`. The caller holds the mock's row lock."""
     if mock.current_item_id is not None and mock.current_since is not None:
@@ -357,7 +375,7 @@ def _credit_time(mock, item, now):
 # Running a mock: opening problems, answering parts.
 
 
-def open_problem(mock, position, now):
+def open_problem(mock: Mock, position: int, now: datetime) -> MockItem | None:
     """Put problem `position` on screen: note when it was first opened and start its clock.
     Returns the item, or None when there is no such problem. The mock must be running."""
     with transaction.atomic():
@@ -392,7 +410,9 @@ class AnswerOutcome:
     item: MockItem | None = None
 
 
-def record_answer(user, mock_id, position, part_key, text, now):
+def record_answer(
+    user: User, mock_id: int, position: int, part_key: str, text: str | None, now: datetime
+) -> AnswerOutcome:
     """Record the answer to one part, once, if the mock is still open (deadline + GRACE)."""
     text = attempts.typed_text(text)
     with transaction.atomic():
@@ -436,7 +456,9 @@ def record_answer(user, mock_id, position, part_key, text, now):
 DESIGN_ANSWER_LIMIT = 20_000  # characters: a long written interview answer, not a document
 
 
-def save_design_answer(user, mock_id, position, text, now):
+def save_design_answer(
+    user: User, mock_id: int, position: int, text: str | None, now: datetime
+) -> AnswerOutcome:
     """Keep the capstone's written design answer for problem `position`, while the mock is open
     (deadline + GRACE); it may be saved again until then. Returns an `AnswerOutcome`: RECORDED,
     CLOSED, MISSING, or EMPTY with a message (too long, or not a capstone), saving nothing."""
@@ -488,7 +510,7 @@ class AnswerBox:
     read_as: str = ""
 
 
-def _recorded(box, variant, row):
+def _recorded(box: "AnswerBox", variant: Variant, row: PartAnswer) -> "AnswerBox":
     """Fill a box from its stored answer (text, value as read); returns the box."""
     box.recorded = True
     box.recorded_text = row.text
@@ -505,15 +527,19 @@ class ItemProgress:
     parts_recorded: int
 
     @property
-    def done(self):
+    def done(self) -> bool:
         return self.parts_recorded == self.parts_total
 
 
-def _progress(mock):
+Recorded = dict[int, dict[str, PartAnswer]]
+"""The stored answers of a mock: {attempt id: {part key: row}}."""
+
+
+def _progress(mock: Mock) -> tuple[list[ItemProgress], Recorded]:
     """Each problem of the mock with how many of its parts are recorded (the problem tabs), and
     the stored answers {attempt id: {part key: row}}."""
     items = list(mock.items.select_related("attempt__version__scenario__problem", "problem"))
-    recorded = {}
+    recorded: Recorded = {}
     for row in PartAnswer.objects.filter(attempt__mock_item__mock=mock).only(
         "attempt_id", "part_key", "text", "value"
     ):
@@ -528,12 +554,18 @@ def _progress(mock):
     return views, recorded
 
 
-def progress(mock):
+def progress(mock: Mock) -> list[ItemProgress]:
     """The problem tabs of a running mock (sent again as each part is recorded)."""
     return _progress(mock)[0]
 
 
-def running_context(mock, position, now, *, part_errors=None):
+def running_context(
+    mock: Mock,
+    position: int,
+    now: datetime,
+    *,
+    part_errors: Mapping[str, tuple[str, str]] | None = None,
+) -> dict[str, Any] | None:
     """What the page of a running mock shows for problem `position`: the problem's text and
     prompts, which parts are recorded, and the clock. `part_errors` maps a part key to
     (typed text, message) for an answer that was not recorded."""
@@ -568,7 +600,15 @@ def running_context(mock, position, now, *, part_errors=None):
     }
 
 
-def answer_box(item, part_key, *, recorded, typed="", error="", note=""):
+def answer_box(
+    item: MockItem,
+    part_key: str,
+    *,
+    recorded: bool,
+    typed: str = "",
+    error: str = "",
+    note: str = "",
+) -> AnswerBox:
     """One answer box, for the partial an answer request returns."""
     variant = variants.attempt_variant(item.attempt)
     number, part = next(
@@ -579,7 +619,7 @@ def answer_box(item, part_key, *, recorded, typed="", error="", note=""):
     return _recorded(box, variant, row) if row is not None else box
 
 
-def get_item(mock, position):
+def get_item(mock: Mock, position: int) -> MockItem | None:
     return (
         mock.items.select_related("attempt__version__scenario__problem", "problem")
         .filter(position=position)
@@ -593,13 +633,13 @@ class MockFormats:
 
     standard_minutes: int
     standard_problems: int
-    pages: list = field(default_factory=list)
+    pages: list[dict[str, Any]] = field(default_factory=list)
     capstone_minutes: int | None = None
 
 
-def mock_formats():
+def mock_formats() -> MockFormats:
     curriculum = load_curriculum()
-    by_page = {}
+    by_page: dict[int, list[Problem]] = {}
     capstone = None
     for problem in _versions_by_problem():
         by_page.setdefault(problem.page, []).append(problem)
@@ -636,7 +676,7 @@ def mock_formats():
     )
 
 
-def past_mocks(user, limit=HISTORY_LIMIT):
+def past_mocks(user: User | int, limit: int = HISTORY_LIMIT) -> list[Mock]:
     """The learner's ended mocks, newest first, with their number of problems."""
     return list(
         Mock.objects.filter(user=user, ended_at__isnull=False)
@@ -645,11 +685,11 @@ def past_mocks(user, limit=HISTORY_LIMIT):
     )
 
 
-def running_mock(user):
+def running_mock(user: User) -> Mock | None:
     return Mock.objects.filter(user=user, ended_at__isnull=True).first()
 
 
-def dashboard_mocks(user, now, limit=5):
+def dashboard_mocks(user: User, now: datetime, limit: int = 5) -> dict[str, Any]:
     """For the dashboard: the running mock (if any) and the latest ended ones, in two queries
     when nothing has expired."""
     end_expired(now, user=user)
@@ -663,7 +703,7 @@ def dashboard_mocks(user, now, limit=5):
     return {"running": running, "recent": ended}
 
 
-def history_chart(mocks, *, highlight=None):
+def history_chart(mocks: Iterable[Mock], *, highlight: Mock | None = None) -> str:
     """Scores of earlier mocks over time, oldest first, as an SVG bar chart."""
     ordered = sorted(mocks, key=lambda mock: (mock.ended_at, mock.pk))
     # In the zone the page is shown in (the learner's), like the page's other times.
@@ -690,7 +730,7 @@ def history_chart(mocks, *, highlight=None):
 class ItemReport:
     item: MockItem
     score: float
-    parts: list
+    parts: list[PartOutcome]
     review: Review | None
     seconds_open: float
     opened_after: float | None
@@ -700,8 +740,11 @@ class ItemReport:
     follow_ups: tuple = ()  # what the interviewer asks next, told with the variant's numbers
 
 
-def report(mock):
+def report(mock: Mock) -> dict[str, Any]:
     """Everything the report shows, once the mock has ended (the caller checks)."""
+    ended_at = mock.ended_at
+    if ended_at is None:
+        raise MockError("The report is ready when the mock is over.")
     items = list(
         mock.items.select_related(
             "attempt__version__scenario__problem", "attempt__review", "problem"
@@ -732,13 +775,16 @@ def report(mock):
     previous = [
         other
         for other in earlier
-        if other.format == mock.format and other.pk != mock.pk and other.ended_at <= mock.ended_at
+        if other.format == mock.format
+        and other.pk != mock.pk
+        and other.ended_at is not None
+        and other.ended_at <= ended_at
     ]
     return {
         "mock": mock,
         "items": reports,
         "score": mock.score or 0.0,
-        "used_seconds": (mock.ended_at - mock.started_at).total_seconds(),
+        "used_seconds": (ended_at - mock.started_at).total_seconds(),
         "history": earlier,
         "history_chart": history_chart(earlier, highlight=mock) if len(earlier) > 1 else "",
         "previous_same_format": previous[0] if previous else None,
@@ -758,11 +804,11 @@ def report(mock):
     }
 
 
-def _after(mock, moment):
+def _after(mock: Mock, moment: datetime | None) -> float | None:
     return None if moment is None else (moment - mock.started_at).total_seconds()
 
 
-def solution_context(mock, position):
+def solution_context(mock: Mock, position: int) -> dict[str, Any] | None:
     """The worked solution of one problem of an ended mock, in the shape of
     `templates/practice/_result.html`."""
     item = get_item(mock, position)
@@ -773,7 +819,7 @@ def solution_context(mock, position):
     return context
 
 
-def save_rubric(mock, marks):
+def save_rubric(mock: Mock, marks: Marks) -> None:
     """Store the capstone self-assessment: `marks` is {position: {rubric key: level}}."""
     if mock.format != Mock.Format.CAPSTONE:
         raise MockError("Only the capstone rehearsal has a rubric.")
@@ -789,29 +835,28 @@ def save_rubric(mock, marks):
             item.save(update_fields=["rubric"])
 
 
-def rubric_from_post(post):
+def rubric_from_post(post: Mapping[str, str]) -> Marks:
     """{position: {rubric key: level}} from form fields named rubric-<position>-<key>."""
-    marks = {}
+    marks: Marks = {}
     for name, value in post.items():
         prefix, _, rest = name.partition("-")
-        position, _, key = rest.partition("-")
+        position_text, _, key = rest.partition("-")
         if prefix != "rubric":
             continue
         try:  # int() refuses "²" (which isdigit() accepts) and more than 4,300 digits
-            position, level = int(position), int(value)
+            position, level = int(position_text), int(value)
         except ValueError:
             continue
         marks.setdefault(position, {})[key] = level
     return marks
 
 
-def rescore(sender, attempt, **kwargs):
+def rescore(sender: object, attempt: Attempt, **kwargs: Any) -> None:
     """A regrade changed the score of `attempt`: an ended mock's score is the mean of its
     attempts' scores, so it is brought up to date."""
     item = MockItem.objects.filter(attempt=attempt).select_related("mock").first()
     if item is None or item.mock.ended_at is None:
         return
-    scores = MockItem.objects.filter(mock=item.mock).values_list("attempt__score", flat=True)
-    scores = list(scores)
+    scores = list(MockItem.objects.filter(mock=item.mock).values_list("attempt__score", flat=True))
     item.mock.score = sum(score or 0.0 for score in scores) / len(scores)
     item.mock.save(update_fields=["score"])

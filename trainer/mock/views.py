@@ -1,36 +1,40 @@
+from datetime import datetime
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
+from problems.http import AuthenticatedRequest
 from problems.variants import mark_regrade_seen
 from trainer.accounts import ratelimit
 from trainer.mock import integrity, services
 from trainer.mock.models import Mock
 
 
-def _get_mock_for_user(user, mock_id):
+def _get_mock_for_user(user: User, mock_id: int) -> Mock:
     mock = services.get_mock(user, mock_id)
     if mock is None:
         raise Http404("no such mock")
     return mock
 
 
-def _report_url(mock):
+def _report_url(mock: Mock) -> str:
     return reverse("mock-report", args=[mock.pk])
 
 
-def _problem_url(mock, position):
+def _problem_url(mock: Mock, position: int) -> str:
     return reverse("mock-problem", args=[mock.pk, position])
 
 
 @login_required
 @require_GET
-def index(request):
+def index(request: AuthenticatedRequest) -> HttpResponse:
     now = timezone.now()
     services.end_expired(now, user=request.user)
     past = services.past_mocks(request.user)
@@ -46,7 +50,7 @@ def index(request):
 
 @login_required
 @require_POST
-def start(request):
+def start(request: AuthenticatedRequest) -> HttpResponse:
     now = timezone.now()
     try:
         page = int(request.POST.get("page", ""))
@@ -64,18 +68,18 @@ def start(request):
 
 @login_required
 @require_GET
-def mock_detail(request, mock_id):
+def mock_detail(request: AuthenticatedRequest, mock_id: int) -> HttpResponse:
     now = timezone.now()
     mock = services.end_if_due(_get_mock_for_user(request.user, mock_id), now)
     if services.is_over(mock, now):
         return redirect(_report_url(mock))
-    position = mock.current_item.position if mock.current_item_id else 1
+    position = mock.current_item.position if mock.current_item is not None else 1
     return redirect(_problem_url(mock, position))
 
 
 @login_required
 @require_GET
-def problem(request, mock_id, position):
+def problem(request: AuthenticatedRequest, mock_id: int, position: int) -> HttpResponse:
     now = timezone.now()
     mock = services.end_if_due(_get_mock_for_user(request.user, mock_id), now)
     if services.is_over(mock, now):
@@ -89,7 +93,14 @@ def problem(request, mock_id, position):
 TOO_FAST = "You have sent more than a minute's worth of answers; wait a minute."
 
 
-def _too_fast(request, mock, position, part_key, text, now):
+def _too_fast(
+    request: AuthenticatedRequest,
+    mock: Mock,
+    position: int,
+    part_key: str,
+    text: str,
+    now: datetime,
+) -> HttpResponse:
     """Over the answer rate limit (shared with practice): nothing is recorded, and the box keeps
     what was typed, with the reason."""
     item = services.get_item(mock, position)
@@ -104,22 +115,24 @@ def _too_fast(request, mock, position, part_key, text, now):
         part = services.answer_box(item, part_key, recorded=False, typed=text[:200], error=TOO_FAST)
         context = {"mock": mock, "item": item, "part": part}
         return render(request, "mock/mock.html#part", context, status=429)
-    context = services.running_context(
+    page = services.running_context(
         mock, position, now, part_errors={part_key: (text[:200], TOO_FAST)}
     )
-    return render(request, "mock/mock.html", context, status=429)
+    return render(request, "mock/mock.html", page, status=429)
 
 
 @login_required
 @require_POST
-def answer(request, mock_id, position, part_key):
+def answer(
+    request: AuthenticatedRequest, mock_id: int, position: int, part_key: str
+) -> HttpResponse:
     now = timezone.now()
     text = request.POST.get("answer", "")
     if not ratelimit.allow("answer", request.user.pk, settings.ANSWER_RATE_LIMIT, 60):
         mock = _get_mock_for_user(request.user, mock_id)
         return _too_fast(request, mock, position, part_key, text, now)
     outcome = services.record_answer(request.user, mock_id, position, part_key, text, now)
-    if outcome.status == services.MISSING:
+    if outcome.status == services.MISSING or outcome.mock is None:
         raise Http404("no such part in this mock")
     mock = outcome.mock
     if outcome.status == services.CLOSED:
@@ -148,6 +161,8 @@ def answer(request, mock_id, position, part_key):
             mock, position, now, part_errors={part_key: (text[:200], outcome.message)}
         )
         return render(request, "mock/mock.html", context)
+    if item is None:  # only a closed mock has no item, and it returned above
+        raise Http404("no such part in this mock")
     part = services.answer_box(
         item,
         part_key,
@@ -164,11 +179,11 @@ def answer(request, mock_id, position, part_key):
 
 @login_required
 @require_POST
-def design_answer(request, mock_id, position):
+def design_answer(request: AuthenticatedRequest, mock_id: int, position: int) -> HttpResponse:
     now = timezone.now()
     text = request.POST.get("design_answer", "")
     outcome = services.save_design_answer(request.user, mock_id, position, text, now)
-    if outcome.status == services.MISSING:
+    if outcome.status == services.MISSING or outcome.mock is None:
         raise Http404("no such problem in this mock")
     mock = outcome.mock
     if outcome.status == services.CLOSED:
@@ -186,7 +201,7 @@ def design_answer(request, mock_id, position):
             messages.error(request, outcome.message)
         return redirect(_problem_url(mock, position))
     design = {
-        "text": outcome.item.design_answer if saved else text,
+        "text": outcome.item.design_answer if saved and outcome.item is not None else text,
         "saved_at": now if saved else None,
         "error": "" if saved else outcome.message,
     }
@@ -196,7 +211,7 @@ def design_answer(request, mock_id, position):
 
 @login_required
 @require_POST
-def finish(request, mock_id):
+def finish(request: AuthenticatedRequest, mock_id: int) -> HttpResponse:
     now = timezone.now()
     mock = services.finish(request.user, _get_mock_for_user(request.user, mock_id).pk, now)
     return redirect(_report_url(mock))
@@ -204,7 +219,7 @@ def finish(request, mock_id):
 
 @login_required
 @require_GET
-def report(request, mock_id):
+def report(request: AuthenticatedRequest, mock_id: int) -> HttpResponse:
     now = timezone.now()
     mock = services.end_if_due(_get_mock_for_user(request.user, mock_id), now)
     if mock.ended_at is None:
@@ -219,7 +234,7 @@ def report(request, mock_id):
 
 @login_required
 @require_GET
-def solution(request, mock_id, position):
+def solution(request: AuthenticatedRequest, mock_id: int, position: int) -> HttpResponse:
     now = timezone.now()
     mock = services.end_if_due(_get_mock_for_user(request.user, mock_id), now)
     if mock.ended_at is None:
@@ -236,7 +251,7 @@ def solution(request, mock_id, position):
 
 @login_required
 @require_POST
-def rubric(request, mock_id):
+def rubric(request: AuthenticatedRequest, mock_id: int) -> HttpResponse:
     now = timezone.now()
     mock = services.end_if_due(_get_mock_for_user(request.user, mock_id), now)
     try:

@@ -16,7 +16,7 @@ class PlanStart(models.Model):
     )
     started_at = models.DateTimeField()
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"plan of {self.user_id} from {self.started_at:%Y-%m-%d %H:%M}"
 
 
@@ -35,5 +35,5 @@ class GoalTick(models.Model):
             models.UniqueConstraint(fields=["user", "goal_key"], name="unique_goal_tick")
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.goal_key} ticked by {self.user_id}"

@@ -16,13 +16,16 @@ The rules (also stated on the plan's pages):
 ``progress(user)`` costs the same few queries whatever the learner's history.
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Sum
 
 from problems.models import Attempt, PartAnswer, Problem
-from trainer.curriculum import load_curriculum
+from trainer.curriculum import Block, Page, load_curriculum
 from trainer.mock.models import Mock
 from trainer.plan.models import GoalTick, PlanStart
 from trainer.practice import services as practice
@@ -54,58 +57,58 @@ class GoalState:
 
 @dataclass(frozen=True)
 class BlockProgress:
-    block: object  # curriculum.Block
+    block: Block
     goals: tuple[GoalState, ...]
     problems: tuple[ProblemState, ...]
     state: str
 
     @property
-    def ticked(self):
+    def ticked(self) -> int:
         return sum(goal.ticked for goal in self.goals)
 
     @property
-    def solved(self):
+    def solved(self) -> int:
         return sum(problem.solved for problem in self.problems)
 
 
 @dataclass(frozen=True)
 class PageProgress:
-    page: object  # curriculum.Page
+    page: Page
     problems: tuple[ProblemState, ...]
     blocks: tuple[int, ...]  # the blocks whose goals count for this page
     goals_total: int
     goals_ticked: int
 
     @property
-    def unsolved(self):
+    def unsolved(self) -> tuple[int, ...]:
         return tuple(problem.number for problem in self.problems if not problem.solved)
 
     @property
-    def goals_missing(self):
+    def goals_missing(self) -> int:
         return self.goals_total - self.goals_ticked
 
     @property
-    def done(self):
+    def done(self) -> bool:
         return not self.unsolved and not self.goals_missing
 
 
 @dataclass(frozen=True)
 class Progress:
-    started_at: object  # datetime or None
+    started_at: datetime | None
     seconds_spent: float
     pages: tuple[PageProgress, ...]
     blocks: tuple[BlockProgress, ...]
 
     @property
-    def hours_spent(self):
+    def hours_spent(self) -> float:
         return self.seconds_spent / 3600
 
     @property
-    def pages_done(self):
+    def pages_done(self) -> int:
         return sum(page.done for page in self.pages)
 
     @property
-    def next_up(self):
+    def next_up(self) -> PageProgress | None:
         """The first page not done, in the order the plan reaches pages; None when all are."""
         by_number = {page.page.number: page for page in self.pages}
         for block in self.blocks:
@@ -114,14 +117,14 @@ class Progress:
                     return by_number[number]
         return None
 
-    def page(self, number):
+    def page(self, number: int) -> PageProgress:
         return next(page for page in self.pages if page.page.number == number)
 
-    def block(self, number):
+    def block(self, number: int) -> BlockProgress:
         return next(block for block in self.blocks if block.block.number == number)
 
 
-def answered_problems(user):
+def answered_problems(user: User) -> tuple[set[int], set[int]]:
     """(problem numbers with a submitted attempt, those with an attempt all of whose parts are
     correct), over practice and mock attempts alike: two queries."""
     submitted = Attempt.objects.filter(user=user, submitted_at__isnull=False)
@@ -138,11 +141,11 @@ def answered_problems(user):
     return attempted, solved
 
 
-def ticked_goals(user):
+def ticked_goals(user: User) -> set[str]:
     return set(GoalTick.objects.filter(user=user).values_list("goal_key", flat=True))
 
 
-def seconds_spent(user):
+def seconds_spent(user: User) -> float:
     """Practice time (each review's elapsed time) plus the whole length of each finished mock
     interview. A mock's own reviews are left out: their time is inside the mock's length."""
     practice_seconds = (
@@ -153,14 +156,14 @@ def seconds_spent(user):
     return (practice_seconds or 0.0) + _mock_seconds(user)
 
 
-def _mock_seconds(user):
+def _mock_seconds(user: User) -> float:
     total = Mock.objects.filter(user=user, ended_at__isnull=False).aggregate(
         total=Sum(F("ended_at") - F("started_at"))
     )["total"]
     return total.total_seconds() if total else 0.0
 
 
-def progress(user):
+def progress(user: User) -> Progress:
     """Where the learner stands in the plan: seven queries, whatever their history."""
     curriculum = load_curriculum()
     start = PlanStart.objects.filter(user=user).values_list("started_at", flat=True).first()
@@ -168,7 +171,7 @@ def progress(user):
     attempted, solved = answered_problems(user)
     titles = dict(Problem.objects.values_list("number", "title"))
 
-    def state_of(number):
+    def state_of(number: int) -> ProblemState:
         return ProblemState(number, titles.get(number, ""), number in attempted, number in solved)
 
     blocks = []
@@ -197,7 +200,7 @@ def progress(user):
     return Progress(start, seconds_spent(user), tuple(pages), tuple(blocks))
 
 
-def start_plan(user, now):
+def start_plan(user: User, now: datetime) -> tuple[PlanStart, int]:
     """Record the start of the plan (once) and put every problem of the plan into practice, in
     plan order. Returns (the start, how many problems were added); pressing it again keeps the
     first start and adds any problem that has reached the bank since."""
@@ -208,7 +211,7 @@ def start_plan(user, now):
     return start, added
 
 
-def save_goals(user, block, keys, now):
+def save_goals(user: User, block: Block, keys: Iterable[str], now: datetime) -> set[str]:
     """Make exactly ``keys`` the ticked goals of ``block`` for this learner; keys that are not
     the block's goals are ignored. Returns the ticked keys of the block."""
     block_keys = {goal.key for goal in block.goals}
@@ -222,7 +225,7 @@ def save_goals(user, block, keys, now):
     return wanted
 
 
-def practice_problem(user, number, now):
+def practice_problem(user: User, number: int, now: datetime) -> None:
     """Open problem `number` in practice now (see `practice.practice_now`)."""
     try:
         practice.practice_now(user, number, now)

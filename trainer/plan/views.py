@@ -7,26 +7,27 @@ from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
-from trainer.curriculum import load_curriculum
+from problems.http import AuthenticatedRequest
+from trainer.curriculum import Block, Page, load_curriculum
 from trainer.plan import demos, services
 from trainer.practice.models import Card
 
 
-def _page_or_404(number):
+def _page_or_404(number: int) -> Page:
     try:
         return load_curriculum().page(number)
     except KeyError:
         raise Http404("no such page") from None
 
 
-def _block_or_404(number):
+def _block_or_404(number: int) -> Block:
     try:
         return load_curriculum().block(number)
     except KeyError:
         raise Http404("no such block") from None
 
 
-def _safe_next(request, fallback):
+def _safe_next(request: AuthenticatedRequest, fallback: str) -> str:
     """Where to go back to after a form: a path of the plan only."""
     target = request.POST.get("next", "")
     return target if target.startswith(reverse("plan")) and "//" not in target else fallback
@@ -34,14 +35,14 @@ def _safe_next(request, fallback):
 
 @login_required
 @require_GET
-def index(request):
+def index(request: AuthenticatedRequest) -> HttpResponse:
     progress = services.progress(request.user)
     return render(request, "plan/index.html", {"progress": progress})
 
 
 @login_required
 @require_GET
-def page(request, number):
+def page(request: AuthenticatedRequest, number: int) -> HttpResponse:
     page = _page_or_404(number)
     progress = services.progress(request.user)
     carded = set(
@@ -64,7 +65,7 @@ def page(request, number):
 
 @login_required
 @require_GET
-def demo(request, number):
+def demo(request: AuthenticatedRequest, number: int) -> HttpResponse:
     """The demo's results alone, for htmx: no query beyond the session and the user."""
     page = _page_or_404(number)
     if not request.htmx:
@@ -77,7 +78,7 @@ def demo(request, number):
 
 @login_required
 @require_POST
-def start(request):
+def start(request: AuthenticatedRequest) -> HttpResponse:
     _, added = services.start_plan(request.user, timezone.now())
     messages.success(
         request,
@@ -89,7 +90,7 @@ def start(request):
 
 @login_required
 @require_POST
-def goals(request, number):
+def goals(request: AuthenticatedRequest, number: int) -> HttpResponse:
     block = _block_or_404(number)
     services.save_goals(request.user, block, request.POST.getlist("goal"), timezone.now())
     if not request.htmx:
@@ -107,7 +108,7 @@ def goals(request, number):
 
 @login_required
 @require_POST
-def practice_problem(request, number):
+def practice_problem(request: AuthenticatedRequest, number: int) -> HttpResponse:
     if not any(number in page.problems for page in load_curriculum().pages):
         raise Http404("no such problem in the course")
     try:

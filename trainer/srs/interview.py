@@ -257,7 +257,8 @@ def plan_card(
     have = successful_streak(card.history, tz)
     needed = max(0, minimum_successful_reviews - have)
     current = scheduler.outcome(card.state)
-    days, compressed, on_day = [], False, current
+    days: list[date] = []
+    compressed, on_day = False, current
     if earliest <= last:
         days, compressed, on_day = _review_days(
             scheduler, current, earliest, last, needed, previous

@@ -197,11 +197,18 @@ def _split(
     return due, new, redrill, later
 
 
+def _due(card: QueueCard) -> datetime:
+    """The due instant of a card `_split` put among the due ones (they all have one)."""
+    if card.due is None:
+        raise ValueError("a new card has no due date to sort by")
+    return card.due
+
+
 def _sort_due(cards: list[QueueCard], order: QueueOrder) -> list[QueueCard]:
     if order == "overdue":
-        return sorted(cards, key=lambda card: card.due)
+        return sorted(cards, key=_due)
     if order == "recall":
         if any(card.predicted_recall is None for card in cards):
             raise ValueError("the 'recall' order needs predicted_recall on every due card")
-        return sorted(cards, key=lambda card: (card.predicted_recall, card.due))
+        return sorted(cards, key=lambda card: (card.predicted_recall or 0.0, _due(card)))
     raise ValueError(f"unknown queue order {order!r}")

@@ -1,17 +1,26 @@
 """`manage.py bank sample|grade|check`: the bank as the web sees it, in the stable JSON shapes of
 docs/architecture.md, "Interfaces that stay stable"."""
 
+import functools
 import json
+from argparse import ArgumentParser
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from problems.engine import EngineError, check_scenario, solution_texts
+from problems.engine import EngineError, Variant, check_scenario, solution_texts
+from problems.engine import Problem as CompiledProblem
+from problems.engine import Scenario as CompiledScenario
 from problems.loader import BankError, read_bank
 from problems.models import Problem, ScenarioVersion
 from problems.variants import compiled_scenario, variant_of
 
+# What `bank check` checks of one problem: (key, version number, compile) per scenario.
+_ToCheck = tuple[CompiledProblem | Problem, list[tuple[str, int, Callable[[], CompiledScenario]]]]
 
-def _published_version(number, key):
+
+def _published_version(number: int, key: str | None) -> ScenarioVersion:
     problem = Problem.objects.filter(number=number).first()
     if problem is None:
         raise CommandError(f"There is no problem {number}. Has `manage.py load_bank` run?")
@@ -33,7 +42,7 @@ def _published_version(number, key):
 class Command(BaseCommand):
     help = "Sample a variant, grade an answer, or check every scenario of the bank."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         sub = parser.add_subparsers(dest="action", required=True)
         sample = sub.add_parser("sample", help="print one variant, keys and steps included")
         grade = sub.add_parser("grade", help="grade one typed answer exactly as the web does")
@@ -55,10 +64,10 @@ class Command(BaseCommand):
             "or load_bank needed; versions are 1)",
         )
 
-    def handle(self, *args, action, **options):
-        return getattr(self, f"_{action}")(**options)
+    def handle(self, *args: Any, action: str, **options: Any) -> None:
+        getattr(self, f"_{action}")(**options)
 
-    def _variant(self, problem, scenario, seed):
+    def _variant(self, problem: int, scenario: str | None, seed: int) -> tuple[Variant, Problem]:
         """The variant, and the problem row it belongs to."""
         if seed < 0:
             raise CommandError("--seed must be 0 or more")
@@ -68,7 +77,9 @@ class Command(BaseCommand):
         except EngineError as error:
             raise CommandError(f"This variant cannot be drawn: {error}") from None
 
-    def _sample(self, problem, scenario, seed, json, **options):
+    def _sample(
+        self, problem: int, scenario: str | None, seed: int, json: bool, **options: Any
+    ) -> None:
         variant, stored_problem = self._variant(problem, scenario, seed)
         # A version stored before problem texts were folded into it shows its problem's.
         texts = solution_texts(variant, stored_problem)
@@ -93,7 +104,16 @@ class Command(BaseCommand):
         for question, answer in texts["follow_ups"]:
             self.stdout.write(f"\nQ: {question}\nA: {answer}")
 
-    def _grade(self, problem, scenario, seed, part, answer, json, **options):
+    def _grade(
+        self,
+        problem: int,
+        scenario: str | None,
+        seed: int,
+        part: str,
+        answer: str,
+        json: bool,
+        **options: Any,
+    ) -> None:
         variant, _ = self._variant(problem, scenario, seed)
         if part not in variant.answer_values:
             raise CommandError(
@@ -105,18 +125,21 @@ class Command(BaseCommand):
         else:
             self.stdout.write(f"{result.status} (score {result.score:g}): {result.message}")
 
-    def _check(self, json, seeds, problems, files, **options):
+    def _check(
+        self, json: bool, seeds: int, problems: list[int] | None, files: bool, **options: Any
+    ) -> None:
         if seeds < 1:
             raise CommandError("--seeds must be 1 or more")
-        report = {"ok": True, "problems": []}
+        checked: list[dict[str, Any]] = []
+        report: dict[str, Any] = {"ok": True, "problems": checked}
         for problem, scenarios in self._to_check(files, problems):
-            entry = {
+            entry: dict[str, Any] = {
                 "number": problem.number,
                 "title": problem.title,
                 "page": problem.page,
                 "scenarios": [],
             }
-            report["problems"].append(entry)
+            checked.append(entry)
             for key, version, compile_scenario in scenarios:
                 try:
                     result = check_scenario(compile_scenario(), seeds=seeds)
@@ -142,7 +165,7 @@ class Command(BaseCommand):
         if not report["ok"]:
             raise CommandError("bank check failed")
 
-    def _to_check(self, files, problems):
+    def _to_check(self, files: bool, problems: list[int] | None) -> Iterator[_ToCheck]:
         """(problem, [(key, version, compile)]) pairs, from the files or the database."""
         if files:
             try:
@@ -155,7 +178,7 @@ class Command(BaseCommand):
                 yield (
                     problem,
                     [
-                        (scenario.key, scenario.version, lambda scenario=scenario: scenario)
+                        (scenario.key, scenario.version, _returning(scenario))
                         for scenario in problem.scenarios
                     ],
                 )
@@ -167,18 +190,18 @@ class Command(BaseCommand):
         )
         if problems:
             versions = versions.filter(scenario__problem__number__in=problems)
-        by_problem = {}
+        by_problem: dict[Problem, list[tuple[str, int, Callable[[], CompiledScenario]]]] = {}
         for version in versions:
             by_problem.setdefault(version.scenario.problem, []).append(
                 (
                     version.scenario.key,
                     version.number,
-                    lambda version=version: compiled_scenario(version),
+                    functools.partial(compiled_scenario, version),
                 )
             )
         yield from by_problem.items()
 
-    def _print_audit(self, scenario):
+    def _print_audit(self, scenario: dict[str, Any]) -> None:
         """The linter's rates: the closest mistake, and what each constraint rejects."""
         mistakes = scenario.get("mistakes", [])
         lowest = _lowest_rate(mistakes)
@@ -199,7 +222,7 @@ class Command(BaseCommand):
                 f"of draws ({constraint['message']}){never}"
             )
 
-    def _print_check(self, report, seeds):
+    def _print_check(self, report: dict[str, Any], seeds: int) -> None:
         if "error" in report:
             self.stdout.write(report["error"])
         scenario_count = 0
@@ -226,10 +249,14 @@ class Command(BaseCommand):
         )
 
 
-def _lowest_rate(mistakes):
+def _returning(scenario: CompiledScenario) -> Callable[[], CompiledScenario]:
+    return lambda: scenario
+
+
+def _lowest_rate(mistakes: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The mistake that the tolerance tells apart from the key least often."""
     return min(mistakes, key=lambda m: m["distinct"]) if mistakes else None
 
 
-def _dumps(data):
+def _dumps(data: object) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False, default=str)

@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.core.management.base import BaseCommand, CommandError
 
 from problems.loader import BankError, load_bank
@@ -9,7 +11,7 @@ class Command(BaseCommand):
         "scenario becomes a new version; old versions are kept."
     )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         try:
             report = load_bank()
         except BankError as error:

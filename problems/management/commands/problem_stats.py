@@ -1,4 +1,5 @@
 import time
+from typing import Any
 
 from django.core.management.base import BaseCommand
 from django.utils import timezone
@@ -12,7 +13,7 @@ class Command(BaseCommand):
         "nightly Celery beat task runs the same."
     )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         started = time.perf_counter()
         rows = compute_statistics(timezone.now())
         elapsed = time.perf_counter() - started

@@ -4,7 +4,7 @@ register = template.Library()
 
 
 @register.filter
-def minutes_seconds(seconds):
+def minutes_seconds(seconds: float | str | None) -> str:
     """A duration in seconds as "m:ss" (or "h:mm:ss"): how the mock's clock shows time."""
     if seconds is None or seconds == "":
         return ""

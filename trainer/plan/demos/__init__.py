@@ -12,6 +12,9 @@ validates it and computes the demo. The result is the template context of the de
 Nothing here touches the database: a demo update costs no query.
 """
 
+from collections.abc import Mapping
+from typing import Any
+
 from . import (
     batching,
     canary_autoscale,
@@ -39,11 +42,17 @@ MODULES = {
 }
 
 
-def run(key, query):
+def run(key: str, query: Mapping[str, str]) -> dict[str, Any]:
     """Validate a demo's inputs from a query (a QueryDict or a dict) and compute it."""
     module = MODULES[key]
     form = module.Form.from_query(query)
-    context = {"demo": key, "form": form, "errors": [], "impossible": None, "result": None}
+    context: dict[str, Any] = {
+        "demo": key,
+        "form": form,
+        "errors": [],
+        "impossible": None,
+        "result": None,
+    }
     if not form.is_valid():
         context["errors"] = form.messages()
         return context

@@ -13,10 +13,12 @@ others to 3 significant figures. Values are scaled into a unit in decimal too
 reads "1 TB", not "1,000 GB".
 """
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 
 from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from problems.engine.numbers import (
     format_number,
@@ -44,12 +46,15 @@ _DURATION_UNITS = (
 )
 
 
-def _shown_magnitude(value) -> Decimal:
+Number = float | int
+
+
+def _shown_magnitude(value: Number) -> Decimal:
     """|value| as it will read, rounded to the figures shown: what picks the unit."""
     return abs(round_significant(value, FIGURES))
 
 
-def _scaled(value, units):
+def _scaled(value: Number, units: Iterable[tuple[float, float, str]]) -> str | None:
     """``value`` in the first unit of ``units`` whose threshold it reaches once rounded, or
     None when it reaches none."""
     shown = _shown_magnitude(value)
@@ -59,36 +64,37 @@ def _scaled(value, units):
     return None
 
 
-def number_text(value):
+def number_text(value: Number) -> str:
     """A plain number as the engine writes it: whole numbers in full (32,768), others to 3
     significant figures (3.36, 0.0123), magnitudes beyond 1e15 or below 1e-4 as × 10ⁿ."""
     return format_number(value)
 
 
-def whole(value):
+def whole(value: Number) -> str:
     """A count, rounded half up to a whole number, with thousands separators."""
     return format_number(value, decimals=0)
 
 
-def bytes_text(value):
+def bytes_text(value: Number) -> str:
     """Bytes in decimal units: ``327,680 B`` below 1 MB exactly, else ``1.07 TB``."""
     return _scaled(value, _BYTE_UNITS) or f"{whole(value)} B"
 
 
-def seconds_text(value):
+def seconds_text(value: Number) -> str:
     """A duration: µs, ms, s, min, h or days, whichever reads best."""
     if value == 0:
         return "0 s"
-    return _scaled(value, _DURATION_UNITS)
+    # The last unit's threshold is 0: every duration reaches one.
+    return _scaled(value, _DURATION_UNITS) or f"{number_text(value)} s"
 
 
-def flops_text(value, unit="FLOP/s"):
+def flops_text(value: Number, unit: str = "FLOP/s") -> str:
     """FLOP/s (or FLOP) with an SI prefix: ``989 TFLOP/s``."""
     units = tuple((threshold, size, prefix + unit) for threshold, size, prefix in _FLOP_PREFIXES)
     return _scaled(value, units) or f"{number_text(value)} {unit}"
 
 
-def dollars_text(value):
+def dollars_text(value: Number) -> str:
     """Dollars: whole from $100, with cents from $1, else 3 significant figures ($0.0105)."""
     sign = "-" if value < 0 else ""
     magnitude = abs(value)
@@ -102,12 +108,12 @@ def dollars_text(value):
     return f"{sign}${digits}"
 
 
-def percent_text(value):
+def percent_text(value: Number) -> str:
     """A share (0.75) as a percentage (75%), to 3 significant figures."""
     return f"{format_number(in_unit(value, 0.01))}%"
 
 
-_FORMATTERS = {
+_FORMATTERS: dict[str, Callable[[float], str]] = {
     "bytes": bytes_text,
     "seconds": seconds_text,
     "flops": flops_text,
@@ -127,7 +133,7 @@ class Shown:
     value: float
     text: str
 
-    def __html__(self):
+    def __html__(self) -> SafeString:
         return format_html(
             '<data value="{}" data-name="{}">{}</data>', repr(self.value), self.name, self.text
         )
@@ -137,8 +143,8 @@ class Shown:
     __str__ = __html__
 
 
-def show(name, value, kind, suffix=""):
+def show(name: str, value: Number | Decimal, kind: str, suffix: str = "") -> Shown:
     """A :class:`Shown` number; ``kind`` picks the unit (bytes, seconds, flops (FLOP/s), flop,
     dollars, percent, count, number) and ``suffix`` follows the text ("/token", " tokens/s")."""
-    value = float(value)
-    return Shown(name, value, _FORMATTERS[kind](value) + suffix)
+    number = float(value)
+    return Shown(name, number, _FORMATTERS[kind](number) + suffix)

@@ -11,6 +11,9 @@ The mean answer length is the expected maximum of a batch of one, so the same es
 give both.
 """
 
+from collections.abc import Mapping
+from typing import Any
+
 import numpy as np
 from django import forms
 
@@ -86,8 +89,8 @@ class Form(DemoForm):
         "shape": 1.5,
     }
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
         shortest, longest = data.get("shortest"), data.get("longest")
         if data.get("distribution") == "uniform" and shortest is not None and longest is not None:
             if shortest >= longest:
@@ -95,7 +98,7 @@ class Form(DemoForm):
         return data
 
 
-def _expected_max(data, count):
+def _expected_max(data: Mapping[str, Any], count: int | np.ndarray) -> Any:
     """Expected longest answer among ``count`` requests (the mean when ``count`` is 1)."""
     kind = data["distribution"]
     if kind == "uniform":
@@ -105,7 +108,7 @@ def _expected_max(data, count):
     return expected_max_pareto(data["minimum"], data["shape"], count)
 
 
-def compute(data):
+def compute(data: Mapping[str, Any]) -> dict[str, Any]:
     model, gpu, weights = data["model"], data["gpu"], data["weight_format"]
     gpus, batch, prompt = data["tensor_parallel"], data["batch_size"], data["prompt_tokens"]
     require_weights_fit(model, gpu, weights, gpus)

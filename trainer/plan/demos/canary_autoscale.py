@@ -8,6 +8,9 @@ then initialisation) and the replicas to keep spare while demand ramps during de
 cold start (:func:`autoscaling.headroom_replicas`).
 """
 
+from collections.abc import Mapping
+from typing import Any
+
 from django import forms
 
 from problems.estimator.autoscaling import cold_start_time, headroom_replicas
@@ -78,8 +81,8 @@ class Form(DemoForm):
         "replica_rate": 5,
     }
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
         before, after = data.get("baseline_percent"), data.get("canary_percent")
         if before is not None and before == after:
             raise forms.ValidationError(
@@ -89,7 +92,7 @@ class Form(DemoForm):
         return data
 
 
-def compute(data):
+def compute(data: Mapping[str, Any]) -> dict[str, Any]:
     baseline, canary = data["baseline_percent"] / 100, data["canary_percent"] / 100
     share = data["canary_share_percent"] / 100
     samples = canary_sample_size_proportions(

@@ -8,6 +8,9 @@ and the prefix cache's effect: prompt tokens still prefilled
 discount for cached prompt tokens (:func:`metrics.api_cost_per_request`).
 """
 
+from collections.abc import Mapping
+from typing import Any
+
 from django import forms
 
 from problems.estimator.capacity import cost_per_million_tokens
@@ -66,8 +69,8 @@ class Form(DemoForm):
         "price_output": 15.0,
     }
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
         prefix, prompt = data.get("prefix_tokens"), data.get("prompt_tokens")
         if prefix is not None and prompt and prefix > prompt:
             raise forms.ValidationError(
@@ -81,7 +84,7 @@ class Form(DemoForm):
         return data
 
 
-def compute(data):
+def compute(data: Mapping[str, Any]) -> dict[str, Any]:
     rate, prompt, output = data["arrival_rate"], data["prompt_tokens"], data["output_tokens"]
     ttft, tpot = data["ttft_ms"] / 1e3, data["tpot_ms"] / 1e3
     gpus = data["gpus"]

@@ -9,11 +9,14 @@ weights' format where the GPU has tensor cores for it, else in BF16.
 """
 
 import math
+from collections.abc import Mapping
+from typing import Any
 
 from django import forms
 
 from problems.estimator import FORMATS, GPUS
 from problems.estimator.capacity import cost_per_million_tokens
+from problems.estimator.catalogue import GPU, Model, NumberFormat
 from problems.estimator.latency import decode_tokens_per_second
 from problems.estimator.memory import gpus_needed, kv_cache_bytes, weight_bytes
 
@@ -54,7 +57,15 @@ class Form(DemoForm):
     }
 
 
-def _cell(model, gpu, weight_format, kv_format, batch, context, price_choice):
+def _cell(
+    model: Model,
+    gpu: GPU,
+    weight_format: NumberFormat,
+    kv_format: NumberFormat,
+    batch: int,
+    context: int,
+    price_choice: str,
+) -> dict[str, Any]:
     need = gpus_needed(
         weight_bytes(model, weight_format) + kv_cache_bytes(model, kv_format, context, batch),
         gpu,
@@ -92,7 +103,7 @@ def _cell(model, gpu, weight_format, kv_format, batch, context, price_choice):
     }
 
 
-def compute(data):
+def compute(data: Mapping[str, Any]) -> dict[str, Any]:
     model, batch, context = data["model"], data["batch_size"], data["context_tokens"]
     kv_format, price_choice = data["kv_format"], data["price"]
     formats = [FORMATS[key] for key in WEIGHT_FORMATS]

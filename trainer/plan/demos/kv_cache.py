@@ -8,9 +8,13 @@ handed out as a request grows (:func:`paged_kv.expected_paged_waste_tokens`,
 :func:`paged_kv.paged_sequences`).
 """
 
+from collections.abc import Mapping
+from typing import Any
+
 from django import forms
 
 from problems.estimator import GPUS
+from problems.estimator.catalogue import GPU
 from problems.estimator.memory import (
     gpus_needed,
     kv_bytes_per_token,
@@ -73,8 +77,8 @@ class Form(DemoForm):
         "used_tokens": 8192,
     }
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
         context, used = data.get("context_tokens"), data.get("used_tokens")
         if context and used and used > context:
             raise forms.ValidationError(
@@ -84,7 +88,7 @@ class Form(DemoForm):
         return data
 
 
-def _gpu_row(gpu, kv_total, weights, chosen):
+def _gpu_row(gpu: GPU, kv_total: float, weights: float, chosen: GPU) -> dict[str, Any]:
     cache_only = int(gpus_needed(kv_total, gpu, USABLE_FRACTION))
     with_weights = int(gpus_needed(kv_total + weights, gpu, USABLE_FRACTION))
     return {
@@ -97,7 +101,7 @@ def _gpu_row(gpu, kv_total, weights, chosen):
     }
 
 
-def compute(data):
+def compute(data: Mapping[str, Any]) -> dict[str, Any]:
     model, kv_format, weights_format = data["model"], data["kv_format"], data["weight_format"]
     context, users, gpu = data["context_tokens"], data["users"], data["gpu"]
     block, used = data["block_size"], data["used_tokens"]

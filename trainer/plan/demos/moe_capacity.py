@@ -14,6 +14,9 @@ tokens per second one replica sustains under continuous batching with its prefil
 (:func:`capacity.replicas_needed`) and the cost per day (:func:`capacity.cost_per_day`).
 """
 
+from collections.abc import Mapping
+from typing import Any
+
 from problems.estimator import FORMATS
 from problems.estimator.batching import continuous_batching_throughput
 from problems.estimator.capacity import (
@@ -121,7 +124,7 @@ class Form(DemoForm):
     }
 
 
-def _moe(data):
+def _moe(data: Mapping[str, Any]) -> dict[str, Any]:
     model, gpu, weights = data["moe_model"], data["moe_gpu"], data["moe_format"]
     tp, ep, tokens = data["moe_tensor_parallel"], data["expert_parallel"], data["batch_tokens"]
     gpus = tp * ep
@@ -158,7 +161,7 @@ def _moe(data):
     }
 
 
-def _capacity(data):
+def _capacity(data: Mapping[str, Any]) -> dict[str, Any]:
     model, gpu, weights = data["plan_model"], data["plan_gpu"], data["plan_format"]
     gpus, batch = data["plan_tensor_parallel"], data["batch_size"]
     prompt, output = data["prompt_tokens"], data["output_tokens"]
@@ -199,10 +202,10 @@ def _capacity(data):
     }
 
 
-def compute(data):
+def compute(data: Mapping[str, Any]) -> dict[str, Any]:
     """Both planners; each one's refusal is shown in its own place, so one impossible layout
     does not hide the other planner's answer."""
-    result = {}
+    result: dict[str, object] = {}
     for name, planner in (("moe", _moe), ("capacity", _capacity)):
         try:
             result[name] = planner(data)

@@ -8,10 +8,14 @@ from :func:`prefix_cache.cache_adjusted_prompt_tokens` and
 :func:`prefix_cache.prefix_cache_time_saved`.
 """
 
+from collections.abc import Mapping
+from typing import Any
+
 import numpy as np
 from django import forms
 
 from problems.estimator import FORMATS
+from problems.estimator.catalogue import GPU, Model
 from problems.estimator.memory import kv_cache_bytes
 from problems.estimator.prefix_cache import (
     cache_adjusted_prompt_tokens,
@@ -50,8 +54,8 @@ class Form(DemoForm):
         "prompt_tokens": 2500,
     }
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
         prefix, prompt = data.get("prefix_tokens"), data.get("prompt_tokens")
         if prefix and prompt and prefix > prompt:
             raise forms.ValidationError(
@@ -60,7 +64,9 @@ class Form(DemoForm):
         return data
 
 
-def _routing(name, model, gpu, hit_rate, prefix, prompt):
+def _routing(
+    name: str, model: Model, gpu: GPU, hit_rate: float, prefix: int, prompt: int
+) -> dict[str, Any]:
     return {
         "name": name,
         "hit_rate": show(f"{name}_hit_rate", hit_rate, "percent"),
@@ -78,7 +84,7 @@ def _routing(name, model, gpu, hit_rate, prefix, prompt):
     }
 
 
-def compute(data):
+def compute(data: Mapping[str, Any]) -> dict[str, Any]:
     model, gpu = data["model"], data["gpu"]
     replicas, prefixes, capacity = data["replicas"], data["prefixes"], data["capacity"]
     prefix, prompt = data["prefix_tokens"], data["prompt_tokens"]

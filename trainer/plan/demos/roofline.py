@@ -7,6 +7,9 @@ its FLOPs and bytes, and its time :func:`roofline.roofline_time`. Splitting a mo
 divides its FLOPs and bytes alike, so each GPU sits at the same point.
 """
 
+from collections.abc import Mapping
+from typing import Any
+
 import numpy as np
 from django import forms
 
@@ -66,7 +69,7 @@ class Form(DemoForm):
     }
 
 
-def compute(data):
+def compute(data: Mapping[str, Any]) -> dict[str, Any]:
     model, gpu, weights = data["model"], data["gpu"], data["weight_format"]
     batch, tokens = data["batch_size"], data["tokens"]
     compute_format = compute_format_for(gpu, weights)

@@ -8,6 +8,9 @@ speedup at a batch size from both models' step times
 verifying rejected drafts costs real time.
 """
 
+from collections.abc import Mapping
+from typing import Any
+
 import numpy as np
 from django import forms
 
@@ -88,8 +91,8 @@ class Form(DemoForm):
         "context_tokens": 2048,
     }
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
         target, draft = data.get("target_model"), data.get("draft_model")
         if target and draft and draft.total_params >= target.total_params:
             raise forms.ValidationError(
@@ -99,7 +102,7 @@ class Form(DemoForm):
         return data
 
 
-def compute(data):
+def compute(data: Mapping[str, Any]) -> dict[str, Any]:
     alpha, gamma, cost = data["acceptance_rate"], data["draft_tokens"], data["cost_ratio"]
     target, draft, gpu = data["target_model"], data["draft_model"], data["gpu"]
     weights, gpus = data["weight_format"], data["tensor_parallel"]
@@ -140,7 +143,7 @@ def compute(data):
         marker=(alpha, float(speedup), f"α = {number_text(alpha)}, γ = {gamma}"),
     )
 
-    def at_batch(batches):
+    def at_batch(batches: int | np.ndarray) -> Any:  # a number, or an array for an array
         return speculative_speedup_at_batch(
             target,
             draft,

@@ -6,6 +6,9 @@ estimator's roofline lower bound for the chosen model, GPU and prompt
 (:func:`latency.distance_during_latency`).
 """
 
+from collections.abc import Mapping
+from typing import Any
+
 from problems.estimator import FORMATS
 from problems.estimator.latency import (
     distance_during_latency,
@@ -59,7 +62,7 @@ class Form(DemoForm):
     }
 
 
-def compute(data):
+def compute(data: Mapping[str, Any]) -> dict[str, Any]:
     model, gpu, weights = data["model"], data["gpu"], data["weight_format"]
     gpus = data["tensor_parallel"]
     require_weights_fit(model, gpu, weights, gpus)

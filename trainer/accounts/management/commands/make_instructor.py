@@ -1,3 +1,6 @@
+from argparse import ArgumentParser
+from typing import Any
+
 from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand, CommandError
 
@@ -7,10 +10,10 @@ from trainer.accounts.roles import make_instructor
 class Command(BaseCommand):
     help = "Give an existing user the instructor role (can author problems and see statistics)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("username")
 
-    def handle(self, *args, username, **options):
+    def handle(self, *args: Any, username: str, **options: Any) -> None:
         try:
             user = User.objects.get(username=username)
         except User.DoesNotExist:
