@@ -145,7 +145,7 @@ REVIEWS_SQL = (
     f"SELECT 1, id, card_id, reviewed_at, score, quality, kind "
     f"FROM {REVIEW} WHERE user_id = %s AND reviewed_at >= %s "
     f"UNION ALL "
-    f"SELECT * FROM (SELECT 2, id, card_id, reviewed_at, NULL, NULL, NULL FROM {REVIEW} "
+    f"SELECT * FROM (SELECT 2, id, card_id, reviewed_at, 0.0, 0, '' FROM {REVIEW} "
     f"WHERE user_id = %s ORDER BY reviewed_at DESC, id DESC LIMIT 2) latest"
 )
 
