@@ -23,7 +23,7 @@ import json
 import logging
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, tzinfo
 from typing import Any, cast
 
 from django.contrib.auth.models import User
@@ -44,7 +44,6 @@ from trainer.srs import (
     CardState,
     InterviewCard,
     QueueCard,
-    ReviewOutcome,
     ReviewRecord,
     Scheduler,
     build_queue,
@@ -72,34 +71,38 @@ logger = logging.getLogger(__name__)
 
 @dataclass
 class History:
-    """The learner's reviews before today, as the page uses them.
+    """The learner's reviews before today, as the page uses them, in plain values (the entry is
+    read on every view: unpickling a thousand objects would cost more than the page saves).
 
-    `days`: reviews per learner day, days with none left out, from the heatmap's first day to
-    yesterday; `total`: all reviews before today; `scores`: each card's latest scores, oldest
-    first; `firsts`: each card's first review of every learner day it was reviewed on, oldest
-    first (interview mode reads nothing else of the log: which days had a review, and whether
-    each day's first one passed)."""
+    `days`: reviews on each learner day from the heatmap's first day to yesterday; `streak`:
+    consecutive days with a review ending yesterday (in that window); `total`: all reviews
+    before today; `scores`: each card's latest scores, oldest first; `firsts`, in interview mode
+    only: each card's first review of every learner day it was reviewed on, (quality, instant),
+    oldest first. Interview mode reads nothing else of the log: which days had a review, and
+    whether each day's first one passed."""
 
     key: tuple[Any, ...]
-    days: dict[date, int]
+    days: tuple[int, ...]
+    streak: int
     total: int
-    scores: dict[int, list[float]]
-    firsts: dict[int, list[ReviewRecord]]
+    scores: dict[int, tuple[float, ...]]
+    firsts: dict[int, tuple[tuple[int, datetime], ...]] | None
 
 
 @dataclass
 class CardNumbers:
-    """What a card's stored state gives the page, whatever the instant."""
+    """What a card's stored state gives the page, whatever the instant: the scheduler's due
+    instant and re-drill end (the queue's), the forecast, and the cells of its row in "Every
+    problem" but the recall now."""
 
     key: tuple[Any, ...]
-    state: CardState
-    outcome: ReviewOutcome
+    due: datetime | None
+    redrill_until: datetime | None
     forecast: tuple[int, ...]
     cells: str
-    """The problem's cell and the scheduler's two cells of its row in "Every problem"."""
-    due: str
-    plan: tuple[tuple[Any, ...], CardPlan, str] | None = None
-    """Interview mode: (what it was planned from, the plan, its table row)."""
+    due_cell: str
+    plan: tuple[tuple[Any, ...], float, str] | None = None
+    """Interview mode: (what it was planned from, recall on the day, its table row)."""
 
 
 @dataclass
@@ -109,8 +112,8 @@ class Derived:
     context: tuple[Any, ...] = ()
     history: History | None = None
     cards: dict[int, CardNumbers] = field(default_factory=dict)
-    forecast: tuple[tuple[Any, ...], SafeString] | None = None
-    heatmap: tuple[tuple[Any, ...], SafeString] | None = None
+    forecast: tuple[tuple[Any, ...], str] | None = None
+    heatmap: tuple[tuple[Any, ...], str] | None = None
 
 
 def dashboard(user: User, profile: LearnerProfile, now: datetime) -> dict[str, Any]:
@@ -122,33 +125,25 @@ def dashboard(user: User, profile: LearnerProfile, now: datetime) -> dict[str, A
     log = rows.reviews(user.pk, today_start)
     recent_answers, regraded = rows.answers(user.pk)
     scheduler = scheduler_for(profile)
+    interview_mode = profile.interview_date is not None and plans_for(profile.interview_date, today)
 
     derived = _load(user.pk)
     stored = _snapshot(derived)
     context = (scheduler.name, profile.timezone, timezone.get_current_timezone_name(), today)
     if derived.context != context:
         derived.context, derived.cards = context, {}
-    history = _history(derived, user.pk, profile, today, today_start, log.before)
+    history = _history(derived, user.pk, profile, today, today_start, log.before, interview_mode)
 
     tomorrow_start = day_start(today + timedelta(days=1), tz)
     done_today = sum(1 for review in log.today if review.reviewed_at < tomorrow_start)
-    per_day = dict(history.days)
-    per_day[today] = done_today
     scores = {card_id: list(values) for card_id, values in history.scores.items()}
-    firsts = {card_id: list(records) for card_id, records in history.firsts.items()}
-    today_firsts: set[tuple[int, date]] = set()
     for review in log.today:
         scores.setdefault(review.card_id, []).append(review.score)
-        day = learner_day(review.reviewed_at, tz)
-        if (review.card_id, day) not in today_firsts:
-            today_firsts.add((review.card_id, day))
-            firsts.setdefault(review.card_id, []).append(
-                ReviewRecord(review.quality, review.reviewed_at)
-            )
 
     numbers = {card.id: _card_numbers(derived, scheduler, card, today, now) for card in cards}
-    derived.cards = {card.id: numbers[card.id] for card in cards}
-    recall = {card.id: scheduler.predicted_recall(numbers[card.id].state, now) for card in cards}
+    derived.cards = numbers
+    states = {card.id: scheduler.state_from_dict(json.loads(card.state)) for card in cards}
+    recall = {card.id: scheduler.predicted_recall(states[card.id], now) for card in cards}
     queue = _queue(profile, cards, numbers, recall, log, now)
 
     recent = {card.id: scores.get(card.id, [])[-RECENT_REVIEWS:] for card in cards}
@@ -163,13 +158,18 @@ def dashboard(user: User, profile: LearnerProfile, now: datetime) -> dict[str, A
     ]
     if not forecast:
         forecast = [0] * FORECAST_DAYS
+    interview = None
+    if interview_mode:
+        firsts = _firsts(history, log, tz)
+        interview = _interview(profile, scheduler, cards, numbers, states, firsts, today)
     context_dict = {
         "profile": profile,
         "due_now": queue.due_total + len(queue.redrill_keys),
         "new_left": len(queue.new_keys),
         "next_at": queue.next_at,
         "done_today": done_today,
-        "streak": streak([day for day, count in per_day.items() if count], today),
+        # `streak` of the window's days with a review: today's, if any, adds one to yesterday's.
+        "streak": history.streak + 1 if done_today else history.streak,
         "mastery_rows": _mastery_rows(cards, numbers, recall),
         "weakest": [
             _Weak(by_number[number], recall[by_number[number].id], recent[by_number[number].id])
@@ -180,9 +180,9 @@ def dashboard(user: User, profile: LearnerProfile, now: datetime) -> dict[str, A
         "first_steps": not cards and not history.total and not log.today,
         "forecast_chart": _forecast_chart(derived, today, forecast),
         "forecast_total": sum(forecast),
-        "heatmap_chart": _heatmap_chart(derived, today, history.key, per_day),
-        "reviews_last_year": sum(per_day.values()),
-        "interview": _interview(profile, scheduler, cards, numbers, firsts, today),
+        "heatmap_chart": _heatmap_chart(derived, today, history, done_today),
+        "reviews_last_year": sum(history.days) + done_today,
+        "interview": interview,
         "recent_answers": recent_answers,
         "regraded": regraded,
         "mocks": mocks,
@@ -190,6 +190,23 @@ def dashboard(user: User, profile: LearnerProfile, now: datetime) -> dict[str, A
     if _snapshot(derived) != stored:
         _store(user.pk, derived)
     return context_dict
+
+
+def _firsts(history: History, log: rows.Reviews, tz: tzinfo) -> dict[int, tuple[ReviewRecord, ...]]:
+    """Each card's first review of every learner day, before today and since (`History`)."""
+    firsts = {
+        card_id: [ReviewRecord(quality, at) for quality, at in records]
+        for card_id, records in (history.firsts or {}).items()
+    }
+    seen: set[tuple[int, date]] = set()
+    for review in log.today:
+        day = learner_day(review.reviewed_at, tz)
+        if (review.card_id, day) not in seen:
+            seen.add((review.card_id, day))
+            firsts.setdefault(review.card_id, []).append(
+                ReviewRecord(review.quality, review.reviewed_at)
+            )
+    return {card_id: tuple(records) for card_id, records in firsts.items()}
 
 
 # The cache entry.
@@ -233,31 +250,38 @@ def _history(
     today: date,
     today_start: datetime,
     before: tuple[int, int, int],
+    interview_mode: bool,
 ) -> History:
-    key = (profile.timezone, today, before)
+    key = (profile.timezone, today, before, interview_mode)
     if derived.history is not None and derived.history.key == key:
         return derived.history
     tz = profile.tz
     first_day = today - timedelta(days=HEATMAP_DAYS - 1)
-    days: dict[date, int] = {}
+    days = [0] * (HEATMAP_DAYS - 1)
     scores: dict[int, list[float]] = {}
-    firsts: dict[int, list[ReviewRecord]] = {}
+    firsts: dict[int, list[tuple[int, datetime]]] = {}
     seen: set[tuple[int, date]] = set()
     log = rows.history(user_id, today_start)
     for card_id, reviewed_at, score, quality in log:
         day = learner_day(reviewed_at, tz)
         if day >= first_day:
-            days[day] = days.get(day, 0) + 1
+            days[(day - first_day).days] += 1
         scores.setdefault(card_id, []).append(score)
-        if (card_id, day) not in seen:
+        if interview_mode and (card_id, day) not in seen:
             seen.add((card_id, day))
-            firsts.setdefault(card_id, []).append(ReviewRecord(quality, reviewed_at))
+            firsts.setdefault(card_id, []).append((quality, reviewed_at))
     history = History(
         key=key,
-        days={day: days[day] for day in sorted(days)},
+        days=tuple(days),
+        streak=streak(
+            [first_day + timedelta(days=index) for index, count in enumerate(days) if count],
+            today,
+        ),
         total=len(log),
-        scores={card_id: values[-RECENT_REVIEWS:] for card_id, values in scores.items()},
-        firsts=firsts,
+        scores={card_id: tuple(values[-RECENT_REVIEWS:]) for card_id, values in scores.items()},
+        firsts={card_id: tuple(records) for card_id, records in firsts.items()}
+        if interview_mode
+        else None,
     )
     derived.history = history
     return history
@@ -275,13 +299,14 @@ def _card_numbers(
         return found
     state = scheduler.state_from_dict(json.loads(card.state))
     forecast = forecast_reviews(scheduler, [state], today=today, days=FORECAST_DAYS)
+    outcome = scheduler.outcome(state)
     return CardNumbers(
         key=key,
-        state=state,
-        outcome=scheduler.outcome(state),
+        due=outcome.due,
+        redrill_until=outcome.redrill_until,
         forecast=tuple(forecast[day] for day in sorted(forecast)),
         cells=_mastery_cells(scheduler, state, card, now),
-        due=date_filter(timezone.localtime(card.due_at), "j M") if card.due_at else "new",
+        due_cell=date_filter(timezone.localtime(card.due_at), "j M") if card.due_at else "new",
     )
 
 
@@ -308,10 +333,10 @@ def _mastery_rows(
     parts = []
     for card in cards:
         shown = _percent(recall[card.id]) + "%" if card.last_reviewed_at is not None else "—"
+        entry = numbers[card.id]
         parts.append(
-            f"\n      {numbers[card.id].cells}\n      \n        <td>{shown}</td>\n"
-            f"        <td>{card.reviews_count}</td>\n        <td>{numbers[card.id].due}</td></tr>\n"
-            f"    "
+            f"\n      {entry.cells}\n      \n        <td>{shown}</td>\n"
+            f"        <td>{card.reviews_count}</td>\n        <td>{entry.due_cell}</td></tr>\n    "
         )
     return mark_safe("".join(parts))  # noqa: S308 - every text in it is escaped above
 
@@ -341,10 +366,8 @@ def _queue(
         [
             QueueCard(
                 key=card.id,
-                due=numbers[card.id].outcome.due
-                if card.due_at is None
-                else require_utc(card.due_at),
-                redrill_until=numbers[card.id].outcome.redrill_until,
+                due=numbers[card.id].due if card.due_at is None else require_utc(card.due_at),
+                redrill_until=numbers[card.id].redrill_until,
                 predicted_recall=recall[card.id],
                 new_rank=card.rank,
                 last_reviewed_at=card.last_reviewed_at,
@@ -395,7 +418,7 @@ def _mocks(user: User, now: datetime) -> dict[str, Any]:
 def _forecast_chart(derived: Derived, today: date, forecast: list[int]) -> SafeString:
     key = (today, tuple(forecast))
     if derived.forecast is not None and derived.forecast[0] == key:
-        return derived.forecast[1]
+        return mark_safe(derived.forecast[1])  # noqa: S308 - drawn by charts, escaped there
     days = [today + timedelta(days=index) for index in range(FORECAST_DAYS)]
     chart = charts.bar_chart(
         [
@@ -405,18 +428,19 @@ def _forecast_chart(derived: Derived, today: date, forecast: list[int]) -> SafeS
         title=f"Reviews due each day for the next {FORECAST_DAYS} days",
         unit=" reviews",
     )
-    derived.forecast = (key, chart)
+    derived.forecast = (key, str(chart))
     return chart
 
 
-def _heatmap_chart(
-    derived: Derived, today: date, history_key: tuple[Any, ...], per_day: dict[date, int]
-) -> SafeString:
-    key = (today, history_key, per_day[today])
+def _heatmap_chart(derived: Derived, today: date, history: History, done_today: int) -> SafeString:
+    key = (today, history.key, done_today)
     if derived.heatmap is not None and derived.heatmap[0] == key:
-        return derived.heatmap[1]
+        return mark_safe(derived.heatmap[1])  # noqa: S308 - drawn by charts, escaped there
+    first_day = today - timedelta(days=HEATMAP_DAYS - 1)
+    per_day = {first_day + timedelta(days=index): count for index, count in enumerate(history.days)}
+    per_day[today] = done_today
     chart = charts.heatmap(per_day, title="Reviews per day, past year", last_day=today)
-    derived.heatmap = (key, chart)
+    derived.heatmap = (key, str(chart))
     return chart
 
 
@@ -428,7 +452,8 @@ def _interview(
     scheduler: Scheduler,
     cards: Sequence[rows.CardRow],
     numbers: Mapping[int, CardNumbers],
-    firsts: Mapping[int, list[ReviewRecord]],
+    states: Mapping[int, CardState],
+    firsts: Mapping[int, tuple[ReviewRecord, ...]],
     today: date,
 ) -> dict[str, Any] | None:
     """Predicted state of each problem on the interview day (interview-date mode). A problem
@@ -443,17 +468,17 @@ def _interview(
     planned = []
     for card in cards:
         entry = numbers[card.id]
-        history = tuple(firsts.get(card.id, ()))
-        key = (interview_day, history)
+        history = firsts.get(card.id, ())
+        key = (interview_day, tuple((record.quality, record.reviewed_at) for record in history))
         if entry.plan is None or entry.plan[0] != key:
             plan = plan_card(
                 scheduler,
-                InterviewCard(entry.state, history),
+                InterviewCard(states[card.id], history),
                 today=today,
                 interview_day=interview_day,
             )
-            entry.plan = (key, plan, _interview_row(card, plan, bool(history)))
-        planned.append((bool(history), entry.plan[1].recall_on_day, card.number, entry.plan[2]))
+            entry.plan = (key, plan.recall_on_day, _interview_row(card, plan, bool(history)))
+        planned.append((bool(history), entry.plan[1], card.number, entry.plan[2]))
     planned.sort(key=lambda row: row[:3])
     return {
         "date": interview_day,
