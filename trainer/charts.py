@@ -78,21 +78,16 @@ def heatmap(
     """A year of days as a grid of weeks (columns) by weekday (rows), darker for more."""
     first_day = last_day - timedelta(days=last_day.weekday() + 7 * (weeks - 1))
     top = max(counts.values(), default=0) or 1
-    places = _heat_places(weeks, cell)
-    rects = []
-    day = first_day
-    one_day = timedelta(days=1)
-    for index in range((last_day - first_day).days + 1):
-        count = counts.get(day, 0)
-        level = 0 if count == 0 else 1 + min(3, int(3 * count / top))
-        # Only numbers and ISO dates go in here, nothing to escape; format_html for 371 cells
-        # was a third of the dashboard's time.
-        plural = "" if count == 1 else "s"
-        rects.append(
-            f'{places[index]}{HEAT[level]}"><title>{day.isoformat()}: {int(count)} '
-            f"review{plural}</title></rect>"
-        )
-        day += one_day
+    columns = []
+    week = first_day
+    for column in range(weeks):
+        days = min(7, (last_day - week).days + 1)
+        shown = []
+        for offset in range(days):
+            count = counts.get(week + timedelta(days=offset), 0)
+            shown.append((count, 0 if count == 0 else 1 + min(3, int(3 * count / top))))
+        columns.append(_heat_column(cell, column, week, tuple(shown)))
+        week += timedelta(days=7)
     labels = format_html_join(
         "",
         '<text x="0" y="{}" font-size="9" fill="currentColor">{}</text>',
@@ -100,18 +95,25 @@ def heatmap(
     )
     width = 24 + weeks * (cell + 2)
     height = 4 + 7 * (cell + 2)
-    return _svg(width, height, title, labels + SafeString("".join(rects)))
+    return _svg(width, height, title, labels + SafeString("".join(columns)))
 
 
-@functools.cache
-def _heat_places(weeks: int, cell: int) -> tuple[str, ...]:
-    """The start of each cell's rect, up to its fill, day by day from the first Monday: the
-    same for every heatmap of this size, so written once."""
-    return tuple(
-        f'<rect x="{24 + (index // 7) * (cell + 2)}" y="{4 + (index % 7) * (cell + 2)}" '
-        f'width="{cell}" height="{cell}" rx="2" fill="'
-        for index in range(7 * weeks)
-    )
+@functools.lru_cache(maxsize=4096)
+def _heat_column(cell: int, column: int, monday: date, shown: tuple[tuple[int, int], ...]) -> str:
+    """The cells of one week, (count, level) a day from Monday. A learner's past weeks look the
+    same from one view to the next, so they are written once (about 80 learners' years fit)."""
+    rects = []
+    for row, (count, level) in enumerate(shown):
+        day = monday + timedelta(days=row)
+        # Only numbers and ISO dates go in here, nothing to escape; format_html for 371 cells
+        # was a third of the dashboard's time.
+        plural = "" if count == 1 else "s"
+        rects.append(
+            f'<rect x="{24 + column * (cell + 2)}" y="{4 + row * (cell + 2)}" width="{cell}" '
+            f'height="{cell}" rx="2" fill="{HEAT[level]}"><title>{day.isoformat()}: {int(count)} '
+            f"review{plural}</title></rect>"
+        )
+    return "".join(rects)
 
 
 def line_chart(

@@ -1,11 +1,11 @@
 """The learner's home page: the numbers and charts of practice (with the interview-day prediction)
 and the mock interviews, in a constant number of queries. It sits above the learner apps.
 
-Four statements (`rows`): the cards with their problems; the review log's state at the start of
-today with today's reviews and the two latest; the latest answers with the unopened regrades; the
-latest mocks. Everything else is computed from those, and what does not depend on the instant is
-kept in the cache (one entry per learner, `Derived`), each part beside the values it was computed
-from, so that any change of those values recomputes it and nothing else:
+Four statements (`rows`): every problem with the learner's card of it; the review log's state at
+the start of today with today's reviews and the two latest; the latest answers with the unopened
+regrades; the latest mocks. Everything else is computed from those, and what does not depend on
+the instant is kept in the cache (one entry per learner, `Derived`), each part beside the values
+it was computed from, so that any change of those values recomputes it and nothing else:
 
 - the reviews before today (the heatmap's and the streak's past days, each card's latest scores
   and its review days for interview mode), while the learner day, the time zone and the count,
@@ -28,8 +28,9 @@ from typing import Any, cast
 
 from django.contrib.auth.models import User
 from django.core.cache import cache
+from django.template.defaultfilters import capfirst, floatformat
 from django.template.defaultfilters import date as date_filter
-from django.template.defaultfilters import floatformat
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -121,9 +122,10 @@ def dashboard(user: User, profile: LearnerProfile, now: datetime) -> dict[str, A
     today = learner_day(now, tz)
     today_start = day_start(today, tz)
     mocks = _mocks(user, now)
-    cards = sorted(rows.cards(user.pk), key=lambda card: card.number)
+    cards, problems = rows.cards(user.pk)
+    cards.sort(key=lambda card: card.number)
     log = rows.reviews(user.pk, today_start)
-    recent_answers, regraded = rows.answers(user.pk)
+    recent_answers, regraded = rows.answers(user.pk, problems)
     scheduler = scheduler_for(profile)
     interview_mode = profile.interview_date is not None and plans_for(profile.interview_date, today)
 
@@ -171,10 +173,9 @@ def dashboard(user: User, profile: LearnerProfile, now: datetime) -> dict[str, A
         # `streak` of the window's days with a review: today's, if any, adds one to yesterday's.
         "streak": history.streak + 1 if done_today else history.streak,
         "mastery_rows": _mastery_rows(cards, numbers, recall),
-        "weakest": [
-            _Weak(by_number[number], recall[by_number[number].id], recent[by_number[number].id])
-            for number in weakest_numbers
-        ],
+        "weakest": _weakest_items(
+            [by_number[number] for number in weakest_numbers], recall, recent
+        ),
         "cards_total": len(cards),
         # Nothing practised yet: the page says what to do first instead of drawing empty charts.
         "first_steps": not cards and not history.total and not log.today,
@@ -183,7 +184,7 @@ def dashboard(user: User, profile: LearnerProfile, now: datetime) -> dict[str, A
         "heatmap_chart": _heatmap_chart(derived, today, history, done_today),
         "reviews_last_year": sum(history.days) + done_today,
         "interview": interview,
-        "recent_answers": recent_answers,
+        "recent_answers": _answer_rows(recent_answers),
         "regraded": regraded,
         "mocks": mocks,
     }
@@ -387,18 +388,35 @@ def _queue(
     )
 
 
-@dataclass(frozen=True)
-class _Recall:
-    recall: float
+def _weakest_items(
+    cards: Sequence[rows.CardRow], recall: Mapping[int, float], recent: Mapping[int, list[float]]
+) -> SafeString:
+    """The items of "Weakest problems", as the template's loop wrote them."""
+    items = []
+    for card in cards:
+        scores = recent[card.id]
+        latest = ", ".join(f"{_percent(score)}%" for score in reversed(scores))
+        items.append(
+            f"<li>{card.number} · {escape(card.title)} — predicted recall "
+            f"{_percent(recall[card.id])}%, latest score{'' if len(scores) == 1 else 's'} "
+            f"{latest}</li>"
+        )
+    return mark_safe("".join(items))  # noqa: S308 - every text in it is escaped above
 
 
-class _Weak:
-    """A row of "Weakest problems", with the names the template reads."""
-
-    def __init__(self, card: rows.CardRow, recall: float, recent_scores: list[float]) -> None:
-        self.problem = card
-        self.mastery = _Recall(recall)
-        self.recent_scores = recent_scores
+def _answer_rows(answers: Sequence[rows.AnswerRow]) -> SafeString:
+    """The rows of "Your latest answers", as the template's loop wrote them."""
+    parts = []
+    for attempt in answers:
+        tag = ' <span class="tag">regraded</span>' if attempt.regraded else ""
+        when = date_filter(timezone.localtime(attempt.submitted_at), "j M, H:i")
+        parts.append(
+            f'\n      <tr><td><a href="{reverse("attempt", args=[attempt.pk])}">{attempt.number} · '
+            f"{escape(attempt.title)}</a>{tag}</td>\n        <td>{when}</td>"
+            f"<td>{escape(capfirst(attempt.purpose))}</td>\n"
+            f"        <td>{_percent(attempt.score)}%</td></tr>\n    "
+        )
+    return mark_safe("".join(parts))  # noqa: S308 - every text in it is escaped above
 
 
 def _mocks(user: User, now: datetime) -> dict[str, Any]:
