@@ -16,7 +16,12 @@ it was computed from, so that any change of those values recomputes it and nothi
 - the two charts, while their numbers are the same.
 
 What depends on the instant (recall now, the queue, the weakest problems) is computed on every
-view. The result is the page the template-only version rendered, byte for byte (tests/dashboard).
+view. The tables are written in Python, as the charts are, exactly as the template's loops wrote
+them: the page is the one the template-only version rendered, byte for byte (compared over a
+scripted learner's weeks of practice, both schedulers, interview mode, a change of time zone,
+mocks, suspend and bury, when this was written). tests/dashboard checks the page drawn from the
+kept entry against the page drawn from nothing after each kind of change, and the tables'
+numbers against the schedulers' from the whole log.
 """
 
 import json
@@ -118,6 +123,8 @@ class Derived:
 
 
 def dashboard(user: User, profile: LearnerProfile, now: datetime) -> dict[str, Any]:
+    """The template's context. A mock whose time is up is ended first, so that the reviews its
+    end records are on the page."""
     tz = profile.tz
     today = learner_day(now, tz)
     today_start = day_start(today, tz)
