@@ -461,10 +461,9 @@ def _heatmap_chart(derived: Derived, today: date, history: History, done_today: 
     key = (today, history.key, done_today)
     if derived.heatmap is not None and derived.heatmap[0] == key:
         return mark_safe(derived.heatmap[1])  # noqa: S308 - drawn by charts, escaped there
-    first_day = today - timedelta(days=HEATMAP_DAYS - 1)
-    per_day = {first_day + timedelta(days=index): count for index, count in enumerate(history.days)}
-    per_day[today] = done_today
-    chart = charts.heatmap(per_day, title="Reviews per day, past year", last_day=today)
+    chart = charts.heatmap_days(
+        (*history.days, done_today), title="Reviews per day, past year", last_day=today
+    )
     derived.heatmap = (key, str(chart))
     return chart
 
