@@ -12,7 +12,9 @@ production uses it: with Redis as the cache), in a subprocess of its own:
    its own line), so the figures are the steady state of a warm worker;
 3. `--rounds` rounds, each: GET /practice/; POST the answers as htmx sends them (right answers on
    even rounds, a wrong number on odd rounds, so misconception matching runs too); POST a rating
-   as a plain form (302 back to /practice/); GET / (the dashboard); GET /bench/bare/, a view that
+   as a plain form (302 back to /practice/); GET / (the dashboard, just after a review, as a
+   learner sees it coming back from practice); GET / again (the same page with nothing changed
+   in between: what the dashboard keeps per learner is reused); GET /bench/bare/, a view that
    returns "ok" through the same middleware without database or template (bench/load/urls.py);
    all through Django's test client (the whole request/response cycle without the network, plus
    what a server does around each request and the test client leaves out: closing SQLite's
@@ -43,8 +45,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PRACTICE = ("GET /practice/", "POST answer", "POST rate")
 DASHBOARD = "GET / (dashboard)"
+DASHBOARD_AGAIN = "GET / again"
 BARE = "GET /bench/bare/"
-NAMES = (*PRACTICE, DASHBOARD, BARE)
+NAMES = (*PRACTICE, DASHBOARD, DASHBOARD_AGAIN, BARE)
 
 
 def parse_arguments():
@@ -276,7 +279,7 @@ ANSWER_ACTION = re.compile(r'action="/practice/attempts/(\d+)/answer/"')
 
 
 def one_round(client, record, number):
-    """Page, answer, rating, dashboard and bare view; returns the card reviewed."""
+    """Page, answer, rating, dashboard twice and bare view; returns the card reviewed."""
     from problems.models import Attempt
     from problems.variants import attempt_variant
     from trainer.practice.models import Review
@@ -292,9 +295,11 @@ def one_round(client, record, number):
     response = record(PRACTICE[1], client.post, url, answers, headers={"HX-Request": "true"})
     assert b'action="/practice/reviews/' in response.content, response.content[:500]
     review = Review.objects.get(attempt_id=attempt_id)
-    rating = "1234"[number % 4]
+    # Easy only after a right answer (even rounds): it is refused after a wrong one.
+    rating = "4123"[number % 4]
     record(PRACTICE[2], client.post, f"/practice/reviews/{review.pk}/rate/", {"rating": rating})
     record(DASHBOARD, client.get, "/")
+    record(DASHBOARD_AGAIN, client.get, "/")
     record(BARE, client.get, "/bench/bare/")
     return review.card_id
 

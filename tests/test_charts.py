@@ -1,4 +1,4 @@
-from datetime import date
+from datetime import date, timedelta
 
 from trainer import charts
 
@@ -19,6 +19,18 @@ def test_it_draws_a_year_of_days_with_no_style_attributes():
     assert svg.count("<rect") == 7 * 52 + 7  # 52 full weeks before this Sunday's week
     assert "2026-11-29: 3 reviews" in svg
     assert "style=" not in svg
+
+
+def test_a_heatmap_of_days_is_the_heatmap_of_their_mapping():
+    # A Monday and a Sunday: the grid shows one day or all seven of the last week, and the
+    # days of the window before the grid's first Monday still set the darkest level.
+    for last in (date(2026, 11, 30), date(2026, 11, 29)):
+        daily = [(index * 7) % 5 for index in range(371)]
+        daily[0] = 9
+        counts = {last - timedelta(days=370 - index): n for index, n in enumerate(daily)}
+        assert charts.heatmap_days(daily, title="t", last_day=last) == charts.heatmap(
+            counts, title="t", last_day=last
+        )
 
 
 def test_it_marks_each_chart_with_its_size_so_phone_labels_can_grow():

@@ -17,7 +17,6 @@ MYPY = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["too
 TO_TYPE_NEXT = {
     "problems.attempts",
     "problems.variants",
-    "trainer.dashboard.*",
     "trainer.practice.*",
 }
 # Checked, but their scalar-or-array signatures (pvlib's style) are not annotated yet.

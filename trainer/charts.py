@@ -7,6 +7,7 @@ so each carries a size class and app.css enlarges its labels there (CSS outranks
 presentation attribute font-size). The year heatmap scrolls sideways on a phone instead.
 """
 
+import functools
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, timedelta
@@ -74,16 +75,69 @@ def bar_chart(
 def heatmap(
     counts: Mapping[date, int], *, title: str, last_day: date, weeks: int = 53, cell: int = 11
 ) -> SafeString:
-    """A year of days as a grid of weeks (columns) by weekday (rows), darker for more."""
-    first_day = last_day - timedelta(days=last_day.weekday() + 7 * (weeks - 1))
-    top = max(counts.values(), default=0) or 1
+    """A year of days as a grid of weeks (columns) by weekday (rows), darker for more; the
+    darkest is the largest count in `counts`."""
+    first_day = _heat_start(last_day, weeks)
+    daily = [counts.get(first_day + timedelta(days=index), 0) for index in range(7 * weeks)]
+    top = max(counts.values(), default=0)
+    return _heatmap(daily, top, title=title, last_day=last_day, weeks=weeks, cell=cell)
+
+
+def heatmap_days(
+    daily: Sequence[int], *, title: str, last_day: date, weeks: int = 53, cell: int = 11
+) -> SafeString:
+    """`heatmap` of the counts of consecutive days ending on `last_day` (as many as the grid
+    shows, or more: the darkest is the largest of them all), without a mapping to build."""
+    first_day = _heat_start(last_day, weeks)
+    shown = (last_day - first_day).days + 1
+    grid = [0] * max(0, shown - len(daily)) + list(daily[-shown:])
+    return _heatmap(
+        grid, max(daily, default=0), title=title, last_day=last_day, weeks=weeks, cell=cell
+    )
+
+
+def _heat_start(last_day: date, weeks: int) -> date:
+    """The Monday the grid starts on."""
+    return last_day - timedelta(days=last_day.weekday() + 7 * (weeks - 1))
+
+
+def _heatmap(
+    daily: Sequence[int], top: int, *, title: str, last_day: date, weeks: int, cell: int
+) -> SafeString:
+    """The grid of `daily` (from the first Monday on; entries after `last_day` unused)."""
+    first_day = _heat_start(last_day, weeks)
+    shown = (last_day - first_day).days + 1
+    top = top or 1
+    levels = [0 if count == 0 else 1 + min(3, int(3 * count / top)) for count in daily[:shown]]
+    columns = [
+        _heat_column(
+            cell,
+            column,
+            first_day + timedelta(days=7 * column),
+            tuple(daily[7 * column : min(shown, 7 * column + 7)]),
+            tuple(levels[7 * column : 7 * column + 7]),
+        )
+        for column in range(weeks)
+    ]
+    labels = format_html_join(
+        "",
+        '<text x="0" y="{}" font-size="9" fill="currentColor">{}</text>',
+        ((4 + row * (cell + 2) + 9, name) for row, name in [(0, "Mon"), (2, "Wed"), (4, "Fri")]),
+    )
+    width = 24 + weeks * (cell + 2)
+    height = 4 + 7 * (cell + 2)
+    return _svg(width, height, title, labels + SafeString("".join(columns)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _heat_column(
+    cell: int, column: int, monday: date, counts: tuple[int, ...], levels: tuple[int, ...]
+) -> str:
+    """The cells of one week, a count and a level a day from Monday. A learner's past weeks look
+    the same from one view to the next, so they are written once (about 80 learners' years fit)."""
     rects = []
-    day = first_day
-    while day <= last_day:
-        column = (day - first_day).days // 7
-        row = day.weekday()
-        count = counts.get(day, 0)
-        level = 0 if count == 0 else 1 + min(3, int(3 * count / top))
+    for row, (count, level) in enumerate(zip(counts, levels, strict=True)):
+        day = monday + timedelta(days=row)
         # Only numbers and ISO dates go in here, nothing to escape; format_html for 371 cells
         # was a third of the dashboard's time.
         plural = "" if count == 1 else "s"
@@ -92,15 +146,7 @@ def heatmap(
             f'height="{cell}" rx="2" fill="{HEAT[level]}"><title>{day.isoformat()}: {int(count)} '
             f"review{plural}</title></rect>"
         )
-        day += timedelta(days=1)
-    labels = format_html_join(
-        "",
-        '<text x="0" y="{}" font-size="9" fill="currentColor">{}</text>',
-        ((4 + row * (cell + 2) + 9, name) for row, name in [(0, "Mon"), (2, "Wed"), (4, "Fri")]),
-    )
-    width = 24 + weeks * (cell + 2)
-    height = 4 + 7 * (cell + 2)
-    return _svg(width, height, title, labels + SafeString("".join(rects)))
+    return "".join(rects)
 
 
 def line_chart(
