@@ -37,8 +37,13 @@ class LearnerProfile(models.Model):
     daily_review_cap = models.PositiveSmallIntegerField(default=50)
     queue_order = models.CharField(max_length=10, choices=QueueOrder, default=QueueOrder.OVERDUE)
     interview_date = models.DateField(null=True, blank=True)
+    # While a mock interview runs: its deadline with the grace (trainer/mock/services.py), set by
+    # its start and cleared by its end. Practice waits until then; it is read with the user on
+    # every request, so asking "is a mock running" costs practice no query. A mock whose time
+    # is up is over at this instant even before anything ends it.
+    mock_until = models.DateTimeField(null=True, blank=True)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"profile of {self.user_id}"
 
     @property

@@ -10,13 +10,14 @@ from dataclasses import dataclass, field
 
 from django.core.paginator import Paginator
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Q
 
 from problems import attempts
 from problems.engine import EngineError
 from problems.models import Attempt, Problem, ScenarioVersion
-from problems.variants import attempt_variant, new_seed
+from problems.variants import attempt_variant, new_seed, version_by_id
 from trainer.curriculum import load_curriculum
+from trainer.practice import statements
 from trainer.practice.models import Card, LearnerProfile, Review
 from trainer.srs import (
     InterviewCard,
@@ -66,6 +67,23 @@ def create_profile(sender, user, time_zone, **kwargs):
     )
     user.learner_profile = profile
     return profile
+
+
+def mark_mock(user, until):
+    """Set (a mock interview started, running until `until`, its deadline with the grace) or
+    clear (None: it ended) the learner's running-mock mark; the mock's start and end call it in
+    their transaction."""
+    if not LearnerProfile.objects.filter(user=user).update(mock_until=until) and until:
+        LearnerProfile.objects.get_or_create(user=user, defaults={"mock_until": until})
+
+
+def mock_running(user, now):
+    """The learner's mock interview may be running now: False means certainly not."""
+    try:
+        until = user.learner_profile.mock_until
+    except LearnerProfile.DoesNotExist:
+        return True  # no profile loaded: the caller asks the mocks themselves
+    return until is not None and now <= until
 
 
 def scheduler_for(profile):
@@ -158,6 +176,14 @@ def learner_cards(user):
 
 
 @dataclass
+class UndoOffer:
+    """The learner's latest review, which Undo would take back: its id and its problem."""
+
+    pk: int
+    problem_number: int
+
+
+@dataclass
 class PracticeQueue:
     """What the practice page needs: the card to show, and the day's numbers.
 
@@ -172,110 +198,133 @@ class PracticeQueue:
     next_at: object
     done_today: int
     cards_total: int
-    undo: Review | None = None
+    undo: UndoOffer | None = None
 
 
-def _latest_reviews(user, count=2):
-    """The learner's latest reviews, newest first: what the queue needs so a card does not come
-    back three times in a row, and what Undo would take back."""
-    return list(
-        Review.objects.filter(user=user)
-        .order_by("-reviewed_at", "-id")
-        .only("id", "card_id", "attempt_id", "kind")[:count]
-    )
+def _card_row(card):
+    """An ORM card as a row of `statements.CARDS`."""
+    attempt = card.open_attempt
+    return {
+        "id": card.pk,
+        "problem_id": card.problem_id,
+        "number": card.problem.number,
+        "rank": card.rank,
+        "state": card.state,
+        "due_at": card.due_at,
+        "last_reviewed_at": card.last_reviewed_at,
+        "suspended": card.suspended,
+        "buried_until": card.buried_until,
+        "open_attempt_id": card.open_attempt_id,
+        "started_at": attempt.started_at if attempt is not None else None,
+        "submitted_at": attempt.submitted_at if attempt is not None else None,
+    }
 
 
-def _undoable(review, cards_by_id):
+def _undoable(review, rows_by_id):
     """The latest review can be undone: a practice review, already rated or moved on from."""
-    if review is None or review.kind == Review.Kind.MOCK or review.attempt_id is None:
+    if review is None or review["kind"] == Review.Kind.MOCK or review["attempt_id"] is None:
         return False
-    card = cards_by_id.get(review.card_id)
-    return card is not None and card.open_attempt_id != review.attempt_id
+    row = rows_by_id.get(review["card_id"])
+    return row is not None and row["open_attempt_id"] != review["attempt_id"]
 
 
 def practice_queue(user, profile, now, cards=None):
-    """The learner's queue now; `cards` may be passed when the caller has them already."""
+    """The learner's queue now; `cards` may be passed when the caller has them already (with
+    their problems and open attempts), else the cards are read as plain rows and only the one on
+    screen is loaded."""
     scheduler = scheduler_for(profile)
     if cards is None:
-        cards = learner_cards(user)
-    counts = Review.objects.filter(user=user, reviewed_at__gte=today_start(profile, now)).aggregate(
-        new=Count("id", filter=Q(kind=Review.Kind.NEW)),
-        due=Count("id", filter=Q(kind=Review.Kind.DUE)),
-        total=Count("id"),
-    )
-    recent = _latest_reviews(user)
-    active = [card for card in cards if not card.suspended]
+        rows = statements.CARDS.rows(user.pk)
+        by_id = None
+    else:
+        rows = [_card_row(card) for card in cards]
+        by_id = {card.pk: card for card in cards}
+    counts = dict.fromkeys(Review.Kind.values, 0)
+    for row in statements.REVIEWS_SINCE.rows(user.pk, today_start(profile, now)):
+        counts[row["kind"]] = row["count"]
+    recent = statements.LATEST_REVIEWS.rows(user.pk)
+    active = [row for row in rows if not row["suspended"]]
     queue = build_queue(
         [
             queue_card(
-                card.pk,
+                row["id"],
                 scheduler,
-                scheduler.state_from_dict(card.state),
+                scheduler.state_from_dict(row["state"]),
                 now,
-                due=card.due_at,
-                new_rank=card.rank,
-                last_reviewed_at=card.last_reviewed_at,
-                held_until=card.buried_until,
+                due=row["due_at"],
+                new_rank=row["rank"],
+                last_reviewed_at=row["last_reviewed_at"],
+                held_until=row["buried_until"],
             )
-            for card in active
+            for row in active
         ],
         now,
         learner_tz=profile.tz,
         new_limit=profile.daily_new_limit,
-        new_done_today=counts["new"],
+        new_done_today=counts[Review.Kind.NEW],
         review_cap=profile.daily_review_cap,
-        reviews_done_today=counts["due"],
+        reviews_done_today=counts[Review.Kind.DUE],
         order=profile.queue_order,
-        recent_keys=[review.card_id for review in recent],
+        recent_keys=[review["card_id"] for review in recent],
     )
-    by_id = {card.pk: card for card in cards}
+    rows_by_id = {row["id"]: row for row in rows}
+    shown = _card_on_screen(active) or (queue.keys[0] if queue.keys else None)
+    latest = recent[0] if recent else None
     return PracticeQueue(
-        card=_card_on_screen(active) or (by_id[queue.keys[0]] if queue.keys else None),
+        card=_card_shown(shown, by_id),
         due_total=queue.due_total,
         new_left=len(queue.new_keys),
         redrills=len(queue.redrill_keys),
         next_at=queue.next_at,
-        done_today=counts["total"],
-        cards_total=len(cards),
-        undo=_with_card(recent[0], by_id) if recent and _undoable(recent[0], by_id) else None,
+        done_today=sum(counts.values()),
+        cards_total=len(rows),
+        undo=(
+            UndoOffer(latest["id"], rows_by_id[latest["card_id"]]["number"])
+            if _undoable(latest, rows_by_id)
+            else None
+        ),
     )
 
 
-def _with_card(review, cards_by_id):
-    review.card = cards_by_id[review.card_id]  # loaded already, with its problem
-    return review
+def _card_shown(card_id, cards_by_id):
+    """The card on screen with what the question needs: its problem (without its long texts)
+    and its open attempt with its version (without its definition)."""
+    if card_id is None:
+        return None
+    if cards_by_id is not None:
+        return cards_by_id[card_id]
+    return (
+        Card.objects.select_related("problem", "open_attempt__version")
+        .defer(*PROBLEM_LONG_TEXTS, "open_attempt__version__definition")
+        .get(pk=card_id)
+    )
 
 
-def _card_on_screen(cards):
+def _card_on_screen(rows):
     """A graded answer waiting for its rating comes first, then a question already drawn, so a
     reload shows either again; that includes one the learner chose (practice_now) although the
-    schedule did not ask for it yet."""
-    graded = [card for card in cards if card.open_attempt and card.open_attempt.submitted_at]
+    schedule did not ask for it yet. Returns the card's id, or None."""
+    graded = [row for row in rows if row["submitted_at"] is not None]
     if graded:
-        return max(graded, key=lambda card: card.open_attempt.submitted_at)
-    drawn = [card for card in cards if card.open_attempt is not None]
-    return max(drawn, key=lambda card: card.open_attempt.started_at) if drawn else None
+        return max(graded, key=lambda row: row["submitted_at"])["id"]
+    drawn = [row for row in rows if row["open_attempt_id"] is not None]
+    return max(drawn, key=lambda row: row["started_at"])["id"] if drawn else None
 
 
 # Drawing a variant for a card.
 
 
-def _published_versions(problem):
-    return list(
-        ScenarioVersion.objects.published()
-        .filter(scenario__problem=problem)
-        .select_related("scenario__problem")
-    )
-
-
-def pick_version(problem, last_version_id=None):
+def pick_version(user_id, problem):
     """A published version of one of the problem's scenarios, a different scenario from last
-    time when there is a choice, so a learner meets every setting of the problem."""
-    versions = _published_versions(problem)
-    if not versions:
+    time when there is a choice, so a learner meets every setting of the problem. One statement
+    reads the published versions' ids and the learner's last one; the versions themselves are
+    the process's (`version_by_id`), so a version published since is loaded once."""
+    rows = statements.PUBLISHED_AND_LAST.rows(user_id, problem.pk, problem.pk)
+    if not rows:
         raise PracticeError(f"Problem {problem.number} has no published scenario yet.")
-    fresh = [version for version in versions if version.pk != last_version_id]
-    return random.choice(fresh or versions)
+    last = rows[0]["last_version_id"]
+    chosen = random.choice([row for row in rows if row["id"] != last] or rows)
+    return version_by_id(chosen["id"], chosen["content_hash"])
 
 
 def open_attempt(card, now):
@@ -283,17 +332,11 @@ def open_attempt(card, now):
     attempt = card.open_attempt
     if attempt is not None and attempt.submitted_at is None:
         return attempt
-    last = (
-        Attempt.objects.filter(user_id=card.user_id, version__scenario__problem_id=card.problem_id)
-        .order_by("-started_at")
-        .values_list("version_id", flat=True)
-        .first()
-    )
-    version = pick_version(card.problem, last)
+    version = pick_version(card.user_id, card.problem)
     attempt = Attempt.objects.create(
         user_id=card.user_id, version=version, seed=new_seed(), started_at=now
     )
-    Card.objects.filter(pk=card.pk).update(open_attempt=attempt)
+    statements.SHOW_ATTEMPT.execute(attempt.pk, card.pk)
     card.open_attempt = attempt
     return attempt
 
@@ -675,13 +718,7 @@ def another_variant(user, number, now):
     """A new variant of problem `number` that never touches the schedule: graded and shown
     like practice, but no review and no change to the card (Attempt purpose "free")."""
     problem = _own_problem(number)
-    last = (
-        Attempt.objects.filter(user=user, version__scenario__problem=problem)
-        .order_by("-started_at")
-        .values_list("version_id", flat=True)
-        .first()
-    )
-    version = pick_version(problem, last)
+    version = pick_version(user.pk, problem)
     return Attempt.objects.create(
         user=user,
         version=version,

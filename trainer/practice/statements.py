@@ -1,0 +1,140 @@
+"""The practice loop's hot statements as constant SQL, run on a cursor.
+
+Building a query through the ORM costs 0.4 to 0.8 ms of Python a statement (compiling the SQL,
+building model instances); the same statement as constant SQL costs about 0.1 ms (bench/README,
+issue 18). Only the statements of the practice page, the answer and the rating live here; the
+rest of the application keeps the ORM. Each statement keeps its SQL and the names of its columns;
+the SQL is the same on SQLite and PostgreSQL (Django's cursor takes `%s` placeholders on both).
+
+What a cursor returns differs between the two databases, and the statement evens it out:
+SQLite's datetimes come back naive (they are stored in UTC) and JSON comes back as text.
+"""
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from django.db import connection
+
+
+def _aware(value: Any) -> datetime | None:
+    if value is None or not isinstance(value, datetime):
+        return value
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def _json(value: Any) -> Any:
+    return json.loads(value) if isinstance(value, str | bytes) else value
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One constant statement: its SQL, the names of the columns it returns, and which of them
+    are datetimes (aware in UTC once read) or JSON (parsed once read)."""
+
+    sql: str
+    columns: tuple[str, ...] = ()
+    datetimes: frozenset[str] = frozenset()
+    json: frozenset[str] = frozenset()
+
+    def rows(self, *params: Any) -> list[dict[str, Any]]:
+        """The rows, each {column name: value}."""
+        with connection.cursor() as cursor:
+            cursor.execute(self.sql, [_param(value) for value in params])
+            fetched = cursor.fetchall()
+        return [self._row(values) for values in fetched]
+
+    def execute(self, *params: Any) -> int:
+        """Run a statement that returns no rows; returns how many rows it changed."""
+        with connection.cursor() as cursor:
+            cursor.execute(self.sql, [_param(value) for value in params])
+            return int(cursor.rowcount)
+
+    def _row(self, values: Sequence[Any]) -> dict[str, Any]:
+        row = dict(zip(self.columns, values, strict=True))
+        for name in self.datetimes:
+            row[name] = _aware(row[name])
+        for name in self.json:
+            row[name] = _json(row[name])
+        return row
+
+
+def _param(value: Any) -> Any:
+    """A parameter as the database stores it (SQLite keeps datetimes as text, in UTC)."""
+    if isinstance(value, datetime):
+        return connection.ops.adapt_datetimefield_value(value)
+    return value
+
+
+# The learner's cards, as the queue reads them, with the open attempt's two instants.
+CARDS = Statement(
+    """
+    SELECT c.id, c.problem_id, p.number, c.rank, c.state, c.due_at, c.last_reviewed_at,
+           c.suspended, c.buried_until, c.open_attempt_id, a.started_at, a.submitted_at
+    FROM practice_card c
+    INNER JOIN problems_problem p ON p.id = c.problem_id
+    LEFT OUTER JOIN problems_attempt a ON a.id = c.open_attempt_id
+    WHERE c.user_id = %s
+    """,
+    (
+        "id",
+        "problem_id",
+        "number",
+        "rank",
+        "state",
+        "due_at",
+        "last_reviewed_at",
+        "suspended",
+        "buried_until",
+        "open_attempt_id",
+        "started_at",
+        "submitted_at",
+    ),
+    datetimes=frozenset(
+        ("due_at", "last_reviewed_at", "buried_until", "started_at", "submitted_at")
+    ),
+    json=frozenset(("state",)),
+)
+
+# How many reviews of each kind the learner has made since an instant (the start of their day).
+REVIEWS_SINCE = Statement(
+    """
+    SELECT kind, COUNT(*) FROM practice_review
+    WHERE user_id = %s AND reviewed_at >= %s
+    GROUP BY kind
+    """,
+    ("kind", "count"),
+)
+
+# The learner's two latest reviews, newest first.
+LATEST_REVIEWS = Statement(
+    """
+    SELECT id, card_id, attempt_id, kind FROM practice_review
+    WHERE user_id = %s
+    ORDER BY reviewed_at DESC, id DESC
+    LIMIT 2
+    """,
+    ("id", "card_id", "attempt_id", "kind"),
+)
+
+# The published versions of a problem, each with the version the learner last drew from the
+# problem (the same on every row; NULL when they never did). No published version: no row.
+PUBLISHED_AND_LAST = Statement(
+    """
+    SELECT v.id, v.content_hash,
+           (SELECT a.version_id FROM problems_attempt a
+            INNER JOIN problems_scenarioversion av ON av.id = a.version_id
+            INNER JOIN problems_scenario sa ON sa.id = av.scenario_id
+            WHERE a.user_id = %s AND sa.problem_id = %s
+            ORDER BY a.started_at DESC LIMIT 1)
+    FROM problems_scenarioversion v
+    INNER JOIN problems_scenario s ON s.id = v.scenario_id
+    WHERE s.problem_id = %s AND v.status = 'published'
+    """,
+    ("id", "content_hash", "last_version_id"),
+)
+
+# The card shows the attempt now in front of the learner.
+SHOW_ATTEMPT = Statement("UPDATE practice_card SET open_attempt_id = %s WHERE id = %s")
