@@ -16,6 +16,7 @@ graded, stored and shown the same way wherever it was typed.
 
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.db import IntegrityError, transaction
 
@@ -161,10 +162,17 @@ def grade_fields(part: PartOutcome) -> dict:
     }
 
 
-def save_grades(attempt: Attempt, graded: GradedAttempt, *, submitted_at=None) -> None:
+def save_grades(
+    attempt: Attempt,
+    graded: GradedAttempt,
+    *,
+    submitted_at: datetime | None = None,
+    stored: bool = True,
+) -> None:
     """Store the grades of every part (creating or updating its row) and the attempt's score;
-    `submitted_at` also marks the attempt submitted. The caller holds the transaction."""
-    rows = {row.part_key: row for row in attempt.answers.all()}
+    `submitted_at` also marks the attempt submitted; `stored=False` says no part of it is stored
+    yet (a practice answer), so none is read. The caller holds the transaction."""
+    rows = {row.part_key: row for row in attempt.answers.all()} if stored else {}
     to_update, to_create = [], []
     for part in graded.parts:
         row = rows.get(part.key)

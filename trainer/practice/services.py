@@ -371,9 +371,12 @@ def submit(user, attempt_id, answers, now):
     """Grade and record an attempt, then schedule its card (not for "another variant", which
     never touches the schedule). Idempotent per attempt."""
     with transaction.atomic():
+        # The attempt's row alone is locked; the version's definition is read only to compile a
+        # version the process has not compiled yet.
         attempt = (
-            Attempt.objects.select_for_update()
+            Attempt.objects.select_for_update(of=("self",))
             .select_related("version__scenario__problem")
+            .defer("version__definition")
             .filter(pk=attempt_id, user=user)
             .first()
         )
@@ -391,18 +394,16 @@ def submit(user, attempt_id, answers, now):
             raise PracticeError(f"This question cannot be graded: {error}") from None
         if graded.parse_errors:
             return Submission(attempt, parts=graded.parts, parse_errors=graded.parse_errors)
-        attempts.save_grades(attempt, graded, submitted_at=now)
+        # Locked and not submitted: a practice attempt has no part stored yet.
+        attempts.save_grades(attempt, graded, submitted_at=now, stored=False)
         if attempt.purpose == Attempt.Purpose.FREE:
             return Submission(attempt, parts=graded.parts)
-        card = (
-            Card.objects.select_for_update()
-            .select_related("problem")
-            .filter(user=user, problem=attempt.version.scenario.problem)
-            .first()
-        )
+        problem = attempt.version.scenario.problem
+        card = Card.objects.select_for_update().filter(user=user, problem_id=problem.pk).first()
         review = None
         if card is not None:
             card.user = user  # its owner, as filtered: apply_review need not load it again
+            card.problem = problem
             _settle_pending(user, keep=card.pk)
             review = apply_review(
                 card,
@@ -424,10 +425,7 @@ PRACTISED = (Attempt.Purpose.PRACTICE, Attempt.Purpose.FREE)
 def _settle_pending(user, keep=None):
     """Graded answers still waiting for a rating keep their automatic grade: the learner moved
     on (answered another card, or chose one). At most one answer waits at a time."""
-    pending = Card.objects.filter(user=user, open_attempt__submitted_at__isnull=False)
-    if keep is not None:
-        pending = pending.exclude(pk=keep)
-    pending.update(open_attempt=None)
+    statements.SETTLE_PENDING.execute(user.pk, keep or 0)
 
 
 def _kind_of(card, outcome_state_before, scheduler, now):
@@ -504,7 +502,16 @@ def _reschedule(card, profile, scheduler, state_before, review, *, first, lapses
         card.reviews_count += 1
     card.lapses += lapses
     card.open_attempt = on_screen
-    card.save()
+    statements.RESCHEDULE.execute(
+        card.state,
+        card.due_at,
+        card.redrill_until,
+        card.last_reviewed_at,
+        card.reviews_count,
+        card.lapses,
+        card.open_attempt_id,
+        card.pk,
+    )
 
 
 def _review_log(card):
@@ -556,9 +563,12 @@ def _parse_rating(rating):
 
 
 def _own_review_for_update(user, review_id):
+    """The learner's review with its card, both rows locked in one statement, and the card's
+    problem (for its expected time) without its long texts."""
     review = (
-        Review.objects.select_for_update(of=("self",))
+        Review.objects.select_for_update(of=("self", "card"))
         .select_related("card__problem")
+        .defer(*(f"card__{name}" for name in PROBLEM_LONG_TEXTS))
         .filter(pk=review_id, user=user)
         .first()
     )
@@ -631,12 +641,13 @@ def undo(user, review_id, now):
 
 def _set_quality(user, review, quality, *, self_rating, on_screen):
     """Store the review's new quality and re-apply it to the card from the state the log holds
-    from before the review. The caller holds the transaction and the review's row lock."""
-    card = Card.objects.select_for_update().select_related("problem").get(pk=review.card_id)
+    from before the review. The caller holds the transaction and the locks of the review and its
+    card (`_own_review_for_update`)."""
+    card = review.card
     lapses = _is_lapse(review, quality) - _is_lapse(review, review.quality)
     review.self_rating = self_rating
     review.quality = quality
-    review.save(update_fields=["self_rating", "quality"])
+    statements.RATE_REVIEW.execute(self_rating, quality, review.pk)
     profile = get_profile(user)
     scheduler = scheduler_for(profile)
     _reschedule(

@@ -62,9 +62,12 @@ class Statement:
 
 
 def _param(value: Any) -> Any:
-    """A parameter as the database stores it (SQLite keeps datetimes as text, in UTC)."""
+    """A parameter as the database stores it (SQLite keeps datetimes as text, in UTC; a dict
+    is JSON)."""
     if isinstance(value, datetime):
         return connection.ops.adapt_datetimefield_value(value)
+    if isinstance(value, dict):
+        return connection.ops.adapt_json_value(value, None)
     return value
 
 
@@ -138,3 +141,27 @@ PUBLISHED_AND_LAST = Statement(
 
 # The card shows the attempt now in front of the learner.
 SHOW_ATTEMPT = Statement("UPDATE practice_card SET open_attempt_id = %s WHERE id = %s")
+
+# Graded answers still waiting for a rating keep their automatic grade: every card of the learner
+# but one (0: none) whose open attempt is submitted puts it away.
+SETTLE_PENDING = Statement(
+    """
+    UPDATE practice_card SET open_attempt_id = NULL
+    WHERE user_id = %s AND id <> %s AND open_attempt_id IS NOT NULL
+      AND EXISTS (SELECT 1 FROM problems_attempt a
+                  WHERE a.id = practice_card.open_attempt_id AND a.submitted_at IS NOT NULL)
+    """
+)
+
+# A card's schedule after a review (what `services._reschedule` changes).
+RESCHEDULE = Statement(
+    """
+    UPDATE practice_card
+    SET state = %s, due_at = %s, redrill_until = %s, last_reviewed_at = %s, reviews_count = %s,
+        lapses = %s, open_attempt_id = %s
+    WHERE id = %s
+    """
+)
+
+# A review's quality after the learner rated it (or undid the rating).
+RATE_REVIEW = Statement("UPDATE practice_review SET self_rating = %s, quality = %s WHERE id = %s")
