@@ -14,7 +14,7 @@ from problems.models import Attempt, Problem
 from trainer.srs import SCHEDULER_NAMES, SelfRating
 
 
-def validate_timezone(value):
+def validate_timezone(value: str) -> None:
     try:
         zoneinfo.ZoneInfo(value)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
@@ -47,7 +47,7 @@ class LearnerProfile(models.Model):
         return f"profile of {self.user_id}"
 
     @property
-    def tz(self):
+    def tz(self) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo(self.timezone)
 
 
@@ -84,7 +84,7 @@ class Card(models.Model):
         ]
         indexes = [models.Index(fields=["user", "due_at"])]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"card {self.problem_id} of {self.user_id}"
 
 
@@ -119,10 +119,10 @@ class Review(models.Model):
     class Meta:
         indexes = [models.Index(fields=["user", "reviewed_at"])]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"review {self.pk} q{self.quality}"
 
     @property
-    def rating_name(self):
+    def rating_name(self) -> str:
         """The button the learner pressed ("Good"), or "" when they did not rate."""
         return SelfRating(self.self_rating).name.capitalize() if self.self_rating else ""

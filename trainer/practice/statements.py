@@ -18,6 +18,9 @@ from typing import Any
 
 from django.db import connection
 
+Row = dict[str, Any]
+"""One row of a statement: {column name: value}."""
+
 
 def _aware(value: Any) -> datetime | None:
     if value is None or not isinstance(value, datetime):
@@ -39,7 +42,7 @@ class Statement:
     datetimes: frozenset[str] = frozenset()
     json: frozenset[str] = frozenset()
 
-    def rows(self, *params: Any) -> list[dict[str, Any]]:
+    def rows(self, *params: Any) -> list[Row]:
         """The rows, each {column name: value}."""
         with connection.cursor() as cursor:
             cursor.execute(self.sql, [_param(value) for value in params])
@@ -52,7 +55,7 @@ class Statement:
             cursor.execute(self.sql, [_param(value) for value in params])
             return int(cursor.rowcount)
 
-    def _row(self, values: Sequence[Any]) -> dict[str, Any]:
+    def _row(self, values: Sequence[Any]) -> Row:
         row = dict(zip(self.columns, values, strict=True))
         for name in self.datetimes:
             row[name] = _aware(row[name])
