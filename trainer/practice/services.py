@@ -252,9 +252,15 @@ def practice_queue(
         rows = [_card_row(card) for card in cards]
         by_id = {card.pk: card for card in cards}
     counts = dict.fromkeys(Review.Kind.values, 0)
-    for row in statements.REVIEWS_SINCE.rows(user.pk, today_start(profile, now)):
-        counts[row["kind"]] = row["count"]
-    recent = statements.LATEST_REVIEWS.rows(user.pk)
+    recent = []
+    for row in statements.REVIEWS_TODAY_AND_LATEST.rows(
+        user.pk, today_start(profile, now), user.pk
+    ):
+        if row["what"] == "today":
+            counts[row["kind"]] = row["count_or_id"]
+        else:
+            recent.append({**row, "id": row["count_or_id"]})
+    recent.sort(key=lambda row: (row["reviewed_at"], row["id"]), reverse=True)
     active = [row for row in rows if not row["suspended"]]
     queue = build_queue(
         [
@@ -345,9 +351,28 @@ def open_attempt(card: Card, now: datetime) -> Attempt:
     if attempt is not None and attempt.submitted_at is None:
         return attempt
     version = pick_version(card.user_id, card.problem)
-    attempt = Attempt.objects.create(
-        user_id=card.user_id, version=version, seed=new_seed(), started_at=now
+    values = {
+        "user_id": card.user_id,
+        "version_id": version.pk,
+        "seed": new_seed(),
+        "key_version_id": None,
+        "purpose": Attempt.Purpose.PRACTICE,
+        "started_at": now,
+        "submitted_at": None,
+        "score": None,
+        "regrade_notice": "",
+        "regrade_unseen": False,
+    }
+    (row,) = statements.NEW_ATTEMPT.rows(
+        values["user_id"],
+        values["version_id"],
+        values["seed"],
+        values["purpose"],
+        values["started_at"],
+        values["regrade_unseen"],
     )
+    attempt = statements.instance(Attempt, {"id": row["id"], **values})
+    attempt.version = version
     statements.SHOW_ATTEMPT.execute(attempt.pk, card.pk)
     card.open_attempt = attempt
     return attempt
@@ -479,20 +504,25 @@ def apply_review(
         time_taken=elapsed,
         expected_time=card.problem.expected_minutes * 60,
     )
-    review = Review.objects.create(
-        card=card,
-        user_id=card.user_id,
-        attempt=attempt,
-        kind=kind or _kind_of(card, state_before, scheduler, now),
-        reviewed_at=now,
-        score=score,
-        incomplete=incomplete,
-        elapsed_seconds=elapsed,
-        automatic_quality=quality,
-        quality=quality,
-        state_before=card.state,
-        scheduler=scheduler.name,
-    )
+    values = {
+        "card_id": card.pk,
+        "user_id": card.user_id,
+        "attempt_id": attempt.pk,
+        "kind": kind or _kind_of(card, state_before, scheduler, now),
+        "reviewed_at": now,
+        "score": score,
+        "incomplete": incomplete,
+        "elapsed_seconds": elapsed,
+        "automatic_quality": quality,
+        "self_rating": None,
+        "quality": quality,
+        "state_before": card.state,
+        "scheduler": scheduler.name,
+    }
+    (row,) = statements.NEW_REVIEW.rows(*values.values())
+    review = statements.instance(Review, {"id": row["id"], **values})
+    review.card = card
+    review.attempt = attempt
     _reschedule(
         card,
         profile,

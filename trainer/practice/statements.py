@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from django.db import connection
+from django.db.models import Model
 
 Row = dict[str, Any]
 """One row of a statement: {column name: value}."""
@@ -64,6 +65,12 @@ class Statement:
         return row
 
 
+def instance[M: Model](model: type[M], values: dict[str, Any]) -> M:
+    """A model instance of a row just read or written, as the ORM would load it (`values` by
+    attribute name, every concrete field in the model's order)."""
+    return model.from_db(connection.alias, list(values), list(values.values()))
+
+
 def _param(value: Any) -> Any:
     """A parameter as the database stores it (SQLite keeps datetimes as text, in UTC; a dict
     is JSON)."""
@@ -104,25 +111,23 @@ CARDS = Statement(
     json=frozenset(("state",)),
 )
 
-# How many reviews of each kind the learner has made since an instant (the start of their day).
-REVIEWS_SINCE = Statement(
+# The learner's reviews since an instant (the start of their day), counted by kind ("today"
+# rows: kind and count), and their two latest reviews ("latest" rows: kind, id, card, attempt and
+# when), in one round trip.
+REVIEWS_TODAY_AND_LATEST = Statement(
     """
-    SELECT kind, COUNT(*) FROM practice_review
+    SELECT 'today', kind, COUNT(*), NULL, NULL, NULL FROM practice_review
     WHERE user_id = %s AND reviewed_at >= %s
     GROUP BY kind
+    UNION ALL
+    SELECT * FROM (
+        SELECT 'latest', kind, id, card_id, attempt_id, reviewed_at FROM practice_review
+        WHERE user_id = %s
+        ORDER BY reviewed_at DESC, id DESC
+        LIMIT 2
+    ) latest
     """,
-    ("kind", "count"),
-)
-
-# The learner's two latest reviews, newest first.
-LATEST_REVIEWS = Statement(
-    """
-    SELECT id, card_id, attempt_id, kind FROM practice_review
-    WHERE user_id = %s
-    ORDER BY reviewed_at DESC, id DESC
-    LIMIT 2
-    """,
-    ("id", "card_id", "attempt_id", "kind"),
+    ("what", "kind", "count_or_id", "card_id", "attempt_id", "reviewed_at"),
 )
 
 # The published versions of a problem, each with the version the learner last drew from the
@@ -140,6 +145,30 @@ PUBLISHED_AND_LAST = Statement(
     WHERE s.problem_id = %s AND v.status = 'published'
     """,
     ("id", "content_hash", "last_version_id"),
+)
+
+# A new attempt drawn for practice; returns its id.
+NEW_ATTEMPT = Statement(
+    """
+    INSERT INTO problems_attempt
+        (user_id, version_id, seed, key_version_id, purpose, started_at, submitted_at, score,
+         regrade_notice, regrade_unseen)
+    VALUES (%s, %s, %s, NULL, %s, %s, NULL, NULL, '', %s)
+    RETURNING id
+    """,
+    ("id",),
+)
+
+# A review; returns its id.
+NEW_REVIEW = Statement(
+    """
+    INSERT INTO practice_review
+        (card_id, user_id, attempt_id, kind, reviewed_at, score, incomplete, elapsed_seconds,
+         automatic_quality, self_rating, quality, state_before, scheduler)
+    VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
+    RETURNING id
+    """,
+    ("id",),
 )
 
 # The card shows the attempt now in front of the learner.
