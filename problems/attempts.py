@@ -167,16 +167,12 @@ def grade_fields(part: PartOutcome) -> dict[str, Any]:
 
 
 def save_grades(
-    attempt: Attempt,
-    graded: GradedAttempt,
-    *,
-    submitted_at: datetime | None = None,
-    stored: bool = True,
+    attempt: Attempt, graded: GradedAttempt, *, submitted_at: datetime | None = None
 ) -> None:
     """Store the grades of every part (creating or updating its row) and the attempt's score;
-    `submitted_at` also marks the attempt submitted; `stored=False` says no part of it is stored
-    yet (a practice answer), so none is read. The caller holds the transaction."""
-    rows = {row.part_key: row for row in attempt.answers.all()} if stored else {}
+    `submitted_at` also marks the attempt submitted. The caller holds the transaction. (A
+    practice answer is stored by `trainer.practice.services`, in two statements.)"""
+    rows = {row.part_key: row for row in attempt.answers.all()}
     to_update, to_create = [], []
     for part in graded.parts:
         row = rows.get(part.key)

@@ -431,8 +431,7 @@ def submit(user: User, attempt_id: int, answers: dict[str, str], now: datetime) 
             raise PracticeError(f"This question cannot be graded: {error}") from None
         if graded.parse_errors:
             return Submission(attempt, parts=graded.parts, parse_errors=graded.parse_errors)
-        # Locked and not submitted: a practice attempt has no part stored yet.
-        attempts.save_grades(attempt, graded, submitted_at=now, stored=False)
+        _store_answer(attempt, graded, now)
         if attempt.purpose == Attempt.Purpose.FREE:
             return Submission(attempt, parts=graded.parts)
         problem = attempt.version.scenario.problem
@@ -457,6 +456,21 @@ def submit(user: User, attempt_id: int, answers: dict[str, str], now: datetime) 
 
 
 PRACTISED = (Attempt.Purpose.PRACTICE, Attempt.Purpose.FREE)
+
+
+def _store_answer(attempt: Attempt, graded: attempts.GradedAttempt, now: datetime) -> None:
+    """`attempts.save_grades` for a practice answer, in two constant statements: the attempt is
+    locked and not submitted, so no part of it is stored yet (a mock's are, and a regrade's)."""
+    values: list[object] = []
+    for part in graded.parts:
+        fields = attempts.grade_fields(part)
+        values += [attempt.pk, part.key, part.text]
+        values += [fields[name] for name in attempts.GRADE_FIELDS]
+    if graded.parts:
+        statements.new_part_answers(len(graded.parts)).execute(*values)
+    statements.SUBMIT_ATTEMPT.execute(graded.score, now, attempt.pk)
+    attempt.score = graded.score
+    attempt.submitted_at = now
 
 
 def _settle_pending(user: User, keep: int | None = None) -> None:

@@ -14,6 +14,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import cache
 from typing import Any
 
 from django.db import connection
@@ -170,6 +171,24 @@ NEW_REVIEW = Statement(
     """,
     ("id",),
 )
+
+# A practice answer submitted: its score and when.
+SUBMIT_ATTEMPT = Statement(
+    "UPDATE problems_attempt SET score = %s, submitted_at = %s WHERE id = %s"
+)
+
+
+@cache
+def new_part_answers(count: int) -> Statement:
+    """The graded parts of an answer, `count` rows in one statement (nine values a row: the
+    attempt, the part's key, the text typed, then `problems.attempts.GRADE_FIELDS`)."""
+    row = "(" + ", ".join(["%s"] * 9) + ")"
+    columns = "attempt_id, part_key, text, value, status, score, misconception, message"
+    rows = ", ".join([row] * count)  # placeholders only: the values are parameters
+    return Statement(
+        f"INSERT INTO problems_partanswer ({columns}, carried_forward) VALUES {rows}"  # noqa: S608
+    )
+
 
 # The card shows the attempt now in front of the learner.
 SHOW_ATTEMPT = Statement("UPDATE practice_card SET open_attempt_id = %s WHERE id = %s")
