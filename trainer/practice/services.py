@@ -311,11 +311,13 @@ def _card_shown(card_id: int | None, cards_by_id: dict[int, Card] | None) -> Car
         return None
     if cards_by_id is not None:
         return cards_by_id[card_id]
-    return (
-        Card.objects.select_related("problem", "open_attempt__version")
-        .defer(*PROBLEM_LONG_TEXTS, "open_attempt__version__definition")
-        .get(pk=card_id)
-    )
+    (row,) = statements.CARD_SHOWN.rows(card_id)
+    card, problem, attempt, version = (table.load(row) for table in statements.CARD_SHOWN_TABLES)
+    card.problem = problem
+    if attempt is not None:
+        attempt.version = version
+    card.open_attempt = attempt
+    return cast(Card, card)
 
 
 def _card_on_screen(rows: list[Row]) -> int | None:
@@ -410,13 +412,7 @@ def submit(user: User, attempt_id: int, answers: dict[str, str], now: datetime) 
     with transaction.atomic():
         # The attempt's row alone is locked; the version's definition is read only to compile a
         # version the process has not compiled yet.
-        attempt = (
-            Attempt.objects.select_for_update(of=("self",))
-            .select_related("version__scenario__problem")
-            .defer("version__definition")
-            .filter(pk=attempt_id, user=user)
-            .first()
-        )
+        attempt = _attempt_to_answer(user, attempt_id)
         if attempt is None or attempt.purpose not in PRACTISED:
             raise NotFound("This practice question does not exist.")
         if attempt.submitted_at is not None:
@@ -435,7 +431,8 @@ def submit(user: User, attempt_id: int, answers: dict[str, str], now: datetime) 
         if attempt.purpose == Attempt.Purpose.FREE:
             return Submission(attempt, parts=graded.parts)
         problem = attempt.version.scenario.problem
-        card = Card.objects.select_for_update().filter(user=user, problem_id=problem.pk).first()
+        rows = statements.CARD_TO_REVIEW.rows(user.pk, problem.pk)
+        card = statements.CARD_TO_REVIEW_TABLES[0].load(rows[0]) if rows else None
         review = None
         if card is not None:
             card.user = user  # its owner, as filtered: apply_review need not load it again
@@ -456,6 +453,21 @@ def submit(user: User, attempt_id: int, answers: dict[str, str], now: datetime) 
 
 
 PRACTISED = (Attempt.Purpose.PRACTICE, Attempt.Purpose.FREE)
+
+
+def _attempt_to_answer(user: User, attempt_id: int) -> Attempt | None:
+    """The learner's attempt, its row locked, with its version (without its definition, which
+    only compiling a version the process has not compiled yet reads), scenario and problem."""
+    rows = statements.ATTEMPT_TO_ANSWER.rows(attempt_id, user.pk)
+    if not rows:
+        return None
+    attempt, version, scenario, problem = (
+        table.load(rows[0]) for table in statements.ATTEMPT_TO_ANSWER_TABLES
+    )
+    scenario.problem = problem
+    version.scenario = scenario
+    attempt.version = version
+    return cast(Attempt, attempt)
 
 
 def _store_answer(attempt: Attempt, graded: attempts.GradedAttempt, now: datetime) -> None:
@@ -653,16 +665,13 @@ def _parse_rating(rating: str | int | None) -> SelfRating:
 def _own_review_for_update(user: User, review_id: int) -> Review:
     """The learner's review with its card, both rows locked in one statement, and the card's
     problem (for its expected time) without its long texts."""
-    review = (
-        Review.objects.select_for_update(of=("self", "card"))
-        .select_related("card__problem")
-        .defer(*(f"card__{name}" for name in PROBLEM_LONG_TEXTS))
-        .filter(pk=review_id, user=user)
-        .first()
-    )
-    if review is None:
+    rows = statements.REVIEW_TO_RATE.rows(review_id, user.pk)
+    if not rows:
         raise NotFound("This review does not exist.")
-    return review
+    review, card, problem = (table.load(rows[0]) for table in statements.REVIEW_TO_RATE_TABLES)
+    card.problem = problem
+    review.card = card
+    return cast(Review, review)
 
 
 def awaiting_rating(review: Review) -> bool:

@@ -14,11 +14,14 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from django.db import connection
-from django.db.models import Model
+from django.db.models import DateTimeField, JSONField, Model
+
+from problems.models import Attempt, Problem, Scenario, ScenarioVersion
+from trainer.practice.models import Card, Review
 
 Row = dict[str, Any]
 """One row of a statement: {column name: value}."""
@@ -43,11 +46,15 @@ class Statement:
     columns: tuple[str, ...] = ()
     datetimes: frozenset[str] = frozenset()
     json: frozenset[str] = frozenset()
+    lock: str = ""
 
     def rows(self, *params: Any) -> list[Row]:
         """The rows, each {column name: value}."""
+        sql = self.sql
+        if self.lock and connection.features.has_select_for_update:
+            sql += " " + self.lock
         with connection.cursor() as cursor:
-            cursor.execute(self.sql, [_param(value) for value in params])
+            cursor.execute(sql, [_param(value) for value in params])
             fetched = cursor.fetchall()
         return [self._row(values) for values in fetched]
 
@@ -64,6 +71,59 @@ class Statement:
         for name in self.json:
             row[name] = _json(row[name])
         return row
+
+
+@dataclass(frozen=True)
+class Columns:
+    """A model's columns in a statement, under a table alias (`c.id, c.user_id, ...`), all of
+    them but those named in `without`, which the instances built leave deferred."""
+
+    model: type[Model]
+    alias: str
+    without: tuple[str, ...] = ()
+
+    @cached_property
+    def fields(self) -> list[Any]:
+        return [f for f in self.model._meta.concrete_fields if f.name not in self.without]
+
+    @property
+    def sql(self) -> str:
+        return ", ".join(f"{self.alias}.{f.column}" for f in self.fields)
+
+    @cached_property
+    def names(self) -> tuple[str, ...]:
+        return tuple(f"{self.alias}.{f.attname}" for f in self.fields)
+
+    def of_kind(self, kind: type) -> frozenset[str]:
+        """The names of the columns of fields of this kind."""
+        return frozenset(
+            name for f, name in zip(self.fields, self.names, strict=True) if isinstance(f, kind)
+        )
+
+    @cached_property
+    def attnames(self) -> list[str]:
+        return [f.attname for f in self.fields]
+
+    def load(self, row: Row) -> Any:
+        """The instance of the row's columns (None when a left join found no row)."""
+        values = [row[name] for name in self.names]
+        if values[0] is None:  # the primary key
+            return None
+        return self.model.from_db(connection.alias, self.attnames, values)
+
+
+def joined(sql: str, *tables: Columns, lock: str = "") -> Statement:
+    """A statement reading the columns of `tables` (`{columns}` in `sql`), to `Columns.load`
+    one instance of each from a row; `lock`, PostgreSQL's `FOR UPDATE OF ...`, is left out
+    where the database has no row locks (SQLite locks the whole database in a write
+    transaction)."""
+    return Statement(
+        sql.format(columns=", ".join(table.sql for table in tables)),
+        tuple(name for table in tables for name in table.names),
+        datetimes=frozenset().union(*(table.of_kind(DateTimeField) for table in tables)),
+        json=frozenset().union(*(table.of_kind(JSONField) for table in tables)),
+        lock=lock,
+    )
 
 
 def instance[M: Model](model: type[M], values: dict[str, Any]) -> M:
@@ -216,3 +276,75 @@ RESCHEDULE = Statement(
 
 # A review's quality after the learner rated it (or undid the rating).
 RATE_REVIEW = Statement("UPDATE practice_review SET self_rating = %s, quality = %s WHERE id = %s")
+
+
+# What the queue and a question's header never show (see services.PROBLEM_LONG_TEXTS).
+LONG_TEXTS = ("concepts", "tradeoffs", "model_answer", "self_check")
+
+# The card on screen: the card, its problem without its long texts, its open attempt (if any)
+# with its version, without its definition (only compiling a version reads it).
+CARD_SHOWN_TABLES = (
+    Columns(Card, "c"),
+    Columns(Problem, "p", without=LONG_TEXTS),
+    Columns(Attempt, "a"),
+    Columns(ScenarioVersion, "v", without=("definition",)),
+)
+CARD_SHOWN = joined(
+    """
+    SELECT {columns}
+    FROM practice_card c
+    INNER JOIN problems_problem p ON p.id = c.problem_id
+    LEFT OUTER JOIN problems_attempt a ON a.id = c.open_attempt_id
+    LEFT OUTER JOIN problems_scenarioversion v ON v.id = a.version_id
+    WHERE c.id = %s
+    """,
+    *CARD_SHOWN_TABLES,
+)
+
+# The learner's attempt being answered, its row locked, with its version (without its
+# definition), scenario and problem (whose texts the worked solution shows).
+ATTEMPT_TO_ANSWER_TABLES = (
+    Columns(Attempt, "a"),
+    Columns(ScenarioVersion, "v", without=("definition",)),
+    Columns(Scenario, "s"),
+    Columns(Problem, "p"),
+)
+ATTEMPT_TO_ANSWER = joined(
+    """
+    SELECT {columns}
+    FROM problems_attempt a
+    INNER JOIN problems_scenarioversion v ON v.id = a.version_id
+    INNER JOIN problems_scenario s ON s.id = v.scenario_id
+    INNER JOIN problems_problem p ON p.id = s.problem_id
+    WHERE a.id = %s AND a.user_id = %s
+    """,
+    *ATTEMPT_TO_ANSWER_TABLES,
+    lock="FOR UPDATE OF a",
+)
+
+# The learner's card of a problem, its row locked.
+CARD_TO_REVIEW_TABLES = (Columns(Card, "c"),)
+CARD_TO_REVIEW = joined(
+    "SELECT {columns} FROM practice_card c WHERE c.user_id = %s AND c.problem_id = %s",
+    *CARD_TO_REVIEW_TABLES,
+    lock="FOR UPDATE OF c",
+)
+
+# The learner's review with its card, both rows locked, and the card's problem without its long
+# texts (rating reads its expected time).
+REVIEW_TO_RATE_TABLES = (
+    Columns(Review, "r"),
+    Columns(Card, "c"),
+    Columns(Problem, "p", without=LONG_TEXTS),
+)
+REVIEW_TO_RATE = joined(
+    """
+    SELECT {columns}
+    FROM practice_review r
+    INNER JOIN practice_card c ON c.id = r.card_id
+    INNER JOIN problems_problem p ON p.id = c.problem_id
+    WHERE r.id = %s AND r.user_id = %s
+    """,
+    *REVIEW_TO_RATE_TABLES,
+    lock="FOR UPDATE OF r, c",
+)
