@@ -48,6 +48,10 @@ class Statement:
     json: frozenset[str] = frozenset()
     lock: str = ""
 
+    def __post_init__(self) -> None:
+        # One line, as the ORM writes it: what logs, tests and --show-queries match on.
+        object.__setattr__(self, "sql", " ".join(self.sql.split()))
+
     def rows(self, *params: Any) -> list[Row]:
         """The rows, each {column name: value}."""
         sql = self.sql
@@ -147,9 +151,9 @@ CARDS = Statement(
     """
     SELECT c.id, c.problem_id, p.number, c.rank, c.state, c.due_at, c.last_reviewed_at,
            c.suspended, c.buried_until, c.open_attempt_id, a.started_at, a.submitted_at
-    FROM practice_card c
-    INNER JOIN problems_problem p ON p.id = c.problem_id
-    LEFT OUTER JOIN problems_attempt a ON a.id = c.open_attempt_id
+    FROM "practice_card" c
+    INNER JOIN "problems_problem" p ON p.id = c.problem_id
+    LEFT OUTER JOIN "problems_attempt" a ON a.id = c.open_attempt_id
     WHERE c.user_id = %s
     """,
     (
@@ -177,12 +181,12 @@ CARDS = Statement(
 # when), in one round trip.
 REVIEWS_TODAY_AND_LATEST = Statement(
     """
-    SELECT 'today', kind, COUNT(*), NULL, NULL, NULL FROM practice_review
+    SELECT 'today', kind, COUNT(*), NULL, NULL, NULL FROM "practice_review"
     WHERE user_id = %s AND reviewed_at >= %s
     GROUP BY kind
     UNION ALL
     SELECT * FROM (
-        SELECT 'latest', kind, id, card_id, attempt_id, reviewed_at FROM practice_review
+        SELECT 'latest', kind, id, card_id, attempt_id, reviewed_at FROM "practice_review"
         WHERE user_id = %s
         ORDER BY reviewed_at DESC, id DESC
         LIMIT 2
@@ -196,13 +200,13 @@ REVIEWS_TODAY_AND_LATEST = Statement(
 PUBLISHED_AND_LAST = Statement(
     """
     SELECT v.id, v.content_hash,
-           (SELECT a.version_id FROM problems_attempt a
-            INNER JOIN problems_scenarioversion av ON av.id = a.version_id
-            INNER JOIN problems_scenario sa ON sa.id = av.scenario_id
+           (SELECT a.version_id FROM "problems_attempt" a
+            INNER JOIN "problems_scenarioversion" av ON av.id = a.version_id
+            INNER JOIN "problems_scenario" sa ON sa.id = av.scenario_id
             WHERE a.user_id = %s AND sa.problem_id = %s
             ORDER BY a.started_at DESC LIMIT 1)
-    FROM problems_scenarioversion v
-    INNER JOIN problems_scenario s ON s.id = v.scenario_id
+    FROM "problems_scenarioversion" v
+    INNER JOIN "problems_scenario" s ON s.id = v.scenario_id
     WHERE s.problem_id = %s AND v.status = 'published'
     """,
     ("id", "content_hash", "last_version_id"),
@@ -211,7 +215,7 @@ PUBLISHED_AND_LAST = Statement(
 # A new attempt drawn for practice; returns its id.
 NEW_ATTEMPT = Statement(
     """
-    INSERT INTO problems_attempt
+    INSERT INTO "problems_attempt"
         (user_id, version_id, seed, key_version_id, purpose, started_at, submitted_at, score,
          regrade_notice, regrade_unseen)
     VALUES (%s, %s, %s, NULL, %s, %s, NULL, NULL, '', %s)
@@ -223,7 +227,7 @@ NEW_ATTEMPT = Statement(
 # A review; returns its id.
 NEW_REVIEW = Statement(
     """
-    INSERT INTO practice_review
+    INSERT INTO "practice_review"
         (card_id, user_id, attempt_id, kind, reviewed_at, score, incomplete, elapsed_seconds,
          automatic_quality, self_rating, quality, state_before, scheduler)
     VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s)
@@ -234,7 +238,7 @@ NEW_REVIEW = Statement(
 
 # A practice answer submitted: its score and when.
 SUBMIT_ATTEMPT = Statement(
-    "UPDATE problems_attempt SET score = %s, submitted_at = %s WHERE id = %s"
+    'UPDATE "problems_attempt" SET score = %s, submitted_at = %s WHERE id = %s'
 )
 
 
@@ -246,28 +250,28 @@ def new_part_answers(count: int) -> Statement:
     columns = "attempt_id, part_key, text, value, status, score, misconception, message"
     rows = ", ".join([row] * count)  # placeholders only: the values are parameters
     return Statement(
-        f"INSERT INTO problems_partanswer ({columns}, carried_forward) VALUES {rows}"  # noqa: S608
+        f'INSERT INTO "problems_partanswer" ({columns}, carried_forward) VALUES {rows}'  # noqa: S608
     )
 
 
 # The card shows the attempt now in front of the learner.
-SHOW_ATTEMPT = Statement("UPDATE practice_card SET open_attempt_id = %s WHERE id = %s")
+SHOW_ATTEMPT = Statement('UPDATE "practice_card" SET open_attempt_id = %s WHERE id = %s')
 
 # Graded answers still waiting for a rating keep their automatic grade: every card of the learner
 # but one (0: none) whose open attempt is submitted puts it away.
 SETTLE_PENDING = Statement(
     """
-    UPDATE practice_card SET open_attempt_id = NULL
+    UPDATE "practice_card" SET open_attempt_id = NULL
     WHERE user_id = %s AND id <> %s AND open_attempt_id IS NOT NULL
-      AND EXISTS (SELECT 1 FROM problems_attempt a
-                  WHERE a.id = practice_card.open_attempt_id AND a.submitted_at IS NOT NULL)
+      AND EXISTS (SELECT 1 FROM "problems_attempt" a
+                  WHERE a.id = "practice_card".open_attempt_id AND a.submitted_at IS NOT NULL)
     """
 )
 
 # A card's schedule after a review (what `services._reschedule` changes).
 RESCHEDULE = Statement(
     """
-    UPDATE practice_card
+    UPDATE "practice_card"
     SET state = %s, due_at = %s, redrill_until = %s, last_reviewed_at = %s, reviews_count = %s,
         lapses = %s, open_attempt_id = %s
     WHERE id = %s
@@ -275,7 +279,7 @@ RESCHEDULE = Statement(
 )
 
 # A review's quality after the learner rated it (or undid the rating).
-RATE_REVIEW = Statement("UPDATE practice_review SET self_rating = %s, quality = %s WHERE id = %s")
+RATE_REVIEW = Statement('UPDATE "practice_review" SET self_rating = %s, quality = %s WHERE id = %s')
 
 
 # What the queue and a question's header never show (see services.PROBLEM_LONG_TEXTS).
@@ -292,10 +296,10 @@ CARD_SHOWN_TABLES = (
 CARD_SHOWN = joined(
     """
     SELECT {columns}
-    FROM practice_card c
-    INNER JOIN problems_problem p ON p.id = c.problem_id
-    LEFT OUTER JOIN problems_attempt a ON a.id = c.open_attempt_id
-    LEFT OUTER JOIN problems_scenarioversion v ON v.id = a.version_id
+    FROM "practice_card" c
+    INNER JOIN "problems_problem" p ON p.id = c.problem_id
+    LEFT OUTER JOIN "problems_attempt" a ON a.id = c.open_attempt_id
+    LEFT OUTER JOIN "problems_scenarioversion" v ON v.id = a.version_id
     WHERE c.id = %s
     """,
     *CARD_SHOWN_TABLES,
@@ -312,10 +316,10 @@ ATTEMPT_TO_ANSWER_TABLES = (
 ATTEMPT_TO_ANSWER = joined(
     """
     SELECT {columns}
-    FROM problems_attempt a
-    INNER JOIN problems_scenarioversion v ON v.id = a.version_id
-    INNER JOIN problems_scenario s ON s.id = v.scenario_id
-    INNER JOIN problems_problem p ON p.id = s.problem_id
+    FROM "problems_attempt" a
+    INNER JOIN "problems_scenarioversion" v ON v.id = a.version_id
+    INNER JOIN "problems_scenario" s ON s.id = v.scenario_id
+    INNER JOIN "problems_problem" p ON p.id = s.problem_id
     WHERE a.id = %s AND a.user_id = %s
     """,
     *ATTEMPT_TO_ANSWER_TABLES,
@@ -325,7 +329,7 @@ ATTEMPT_TO_ANSWER = joined(
 # The learner's card of a problem, its row locked.
 CARD_TO_REVIEW_TABLES = (Columns(Card, "c"),)
 CARD_TO_REVIEW = joined(
-    "SELECT {columns} FROM practice_card c WHERE c.user_id = %s AND c.problem_id = %s",
+    'SELECT {columns} FROM "practice_card" c WHERE c.user_id = %s AND c.problem_id = %s',
     *CARD_TO_REVIEW_TABLES,
     lock="FOR UPDATE OF c",
 )
@@ -340,9 +344,9 @@ REVIEW_TO_RATE_TABLES = (
 REVIEW_TO_RATE = joined(
     """
     SELECT {columns}
-    FROM practice_review r
-    INNER JOIN practice_card c ON c.id = r.card_id
-    INNER JOIN problems_problem p ON p.id = c.problem_id
+    FROM "practice_review" r
+    INNER JOIN "practice_card" c ON c.id = r.card_id
+    INNER JOIN "problems_problem" p ON p.id = c.problem_id
     WHERE r.id = %s AND r.user_id = %s
     """,
     *REVIEW_TO_RATE_TABLES,
