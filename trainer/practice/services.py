@@ -457,16 +457,19 @@ PRACTISED = (Attempt.Purpose.PRACTICE, Attempt.Purpose.FREE)
 
 def _attempt_to_answer(user: User, attempt_id: int) -> Attempt | None:
     """The learner's attempt, its row locked, with its version (without its definition, which
-    only compiling a version the process has not compiled yet reads), scenario and problem."""
+    only compiling a version the process has not compiled yet reads), scenario and problem, and
+    the learner's report on it."""
     rows = statements.ATTEMPT_TO_ANSWER.rows(attempt_id, user.pk)
     if not rows:
         return None
-    attempt, version, scenario, problem = (
+    attempt, version, scenario, problem, report = (
         table.load(rows[0]) for table in statements.ATTEMPT_TO_ANSWER_TABLES
     )
     scenario.problem = problem
     version.scenario = scenario
     attempt.version = version
+    # `attempt.report` answers from this row (None: it raises DoesNotExist, as a query would).
+    Attempt.report.related.set_cached_value(attempt, report)
     return cast(Attempt, attempt)
 
 

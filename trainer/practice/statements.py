@@ -20,7 +20,7 @@ from typing import Any
 from django.db import connection
 from django.db.models import DateTimeField, JSONField, Model
 
-from problems.models import Attempt, Problem, Scenario, ScenarioVersion
+from problems.models import Attempt, Problem, Scenario, ScenarioVersion, VariantReport
 from trainer.practice.models import Card, Review
 
 Row = dict[str, Any]
@@ -306,12 +306,14 @@ CARD_SHOWN = joined(
 )
 
 # The learner's attempt being answered, its row locked, with its version (without its
-# definition), scenario and problem (whose texts the worked solution shows).
+# definition), scenario and problem (whose texts the worked solution shows), and the learner's
+# report on it if any (the result shows it).
 ATTEMPT_TO_ANSWER_TABLES = (
     Columns(Attempt, "a"),
     Columns(ScenarioVersion, "v", without=("definition",)),
     Columns(Scenario, "s"),
     Columns(Problem, "p"),
+    Columns(VariantReport, "r"),
 )
 ATTEMPT_TO_ANSWER = joined(
     """
@@ -320,6 +322,7 @@ ATTEMPT_TO_ANSWER = joined(
     INNER JOIN "problems_scenarioversion" v ON v.id = a.version_id
     INNER JOIN "problems_scenario" s ON s.id = v.scenario_id
     INNER JOIN "problems_problem" p ON p.id = s.problem_id
+    LEFT OUTER JOIN "problems_variantreport" r ON r.attempt_id = a.id
     WHERE a.id = %s AND a.user_id = %s
     """,
     *ATTEMPT_TO_ANSWER_TABLES,
