@@ -16,11 +16,14 @@ graded, stored and shown the same way wherever it was typed.
 
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
 
 from django.db import IntegrityError, transaction
 
 from problems.engine import Variant, parse_answer, solution_texts
 from problems.engine.grading import PARSE_ERROR
+from problems.engine.variant import VariantPart
 from problems.models import Attempt, PartAnswer, Problem
 from problems.variants import attempt_variant
 
@@ -32,7 +35,7 @@ BLANK = PartAnswer.Status.BLANK
 PENDING = PartAnswer.Status.PENDING
 NO_ANSWER = "No answer."
 GRADE_FIELDS = ("value", "status", "score", "misconception", "message", "carried_forward")
-VERDICTS = {
+VERDICTS: dict[str, str] = {
     PartAnswer.Status.CORRECT: "Correct",
     PartAnswer.Status.PARTIAL: "Partly right",
     PartAnswer.Status.INCORRECT: "Not correct",
@@ -106,7 +109,7 @@ class GradedAttempt:
         return not self.parts or any(part.status == BLANK for part in self.parts)
 
 
-def _unanswered(variant: Variant, part, text: str = "") -> PartOutcome:
+def _unanswered(variant: Variant, part: VariantPart, text: str = "") -> PartOutcome:
     """A part as it stands before a verdict: blank, with its key and accepted range."""
     return PartOutcome(
         part.key,
@@ -125,7 +128,9 @@ def typed_text(text: str | None) -> str:
     return (text or "").strip()[:MAX_TEXT]
 
 
-def grade(attempt: Attempt, answers: dict[str, str], variant: Variant | None = None):
+def grade(
+    attempt: Attempt, answers: dict[str, str], variant: Variant | None = None
+) -> GradedAttempt:
     """Grade typed answers {part key: text} of `attempt` without saving anything."""
     variant = variant or attempt_variant(attempt)
     typed = {part.key: typed_text(answers.get(part.key)) for part in variant.parts}
@@ -146,7 +151,7 @@ def grade(attempt: Attempt, answers: dict[str, str], variant: Variant | None = N
     return GradedAttempt(variant, parts)
 
 
-def grade_fields(part: PartOutcome) -> dict:
+def grade_fields(part: PartOutcome) -> dict[str, Any]:
     """The graded columns of a `PartAnswer` for one graded part. An answer that cannot be read
     where it once could (a corrected version changed its reading) is kept as typed and counts as
     blank, rather than losing the learner's text."""
@@ -161,9 +166,12 @@ def grade_fields(part: PartOutcome) -> dict:
     }
 
 
-def save_grades(attempt: Attempt, graded: GradedAttempt, *, submitted_at=None) -> None:
+def save_grades(
+    attempt: Attempt, graded: GradedAttempt, *, submitted_at: datetime | None = None
+) -> None:
     """Store the grades of every part (creating or updating its row) and the attempt's score;
-    `submitted_at` also marks the attempt submitted. The caller holds the transaction."""
+    `submitted_at` also marks the attempt submitted. The caller holds the transaction. (A
+    practice answer is stored by `trainer.practice.services`, in two statements.)"""
     rows = {row.part_key: row for row in attempt.answers.all()}
     to_update, to_create = [], []
     for part in graded.parts:
@@ -187,7 +195,9 @@ def save_grades(attempt: Attempt, graded: GradedAttempt, *, submitted_at=None) -
     attempt.save(update_fields=fields)
 
 
-def record_typed(attempt: Attempt, part_key: str, text: str, variant: Variant | None = None):
+def record_typed(
+    attempt: Attempt, part_key: str, text: str, variant: Variant | None = None
+) -> PartAnswer | None:
     """Keep the text typed for one part, to be graded with the others later (a mock grades the
     whole attempt at its end, so errors carried forward count). The text is read now so an
     unreadable answer is pointed out at once: raises `ParseError` then, and stores nothing.
@@ -234,7 +244,7 @@ def stored_outcomes(attempt: Attempt, variant: Variant | None = None) -> list[Pa
     return outcomes
 
 
-def worked_solution(variant: Variant, problem: Problem) -> dict:
+def worked_solution(variant: Variant, problem: Problem) -> dict[str, Any]:
     """What is shown once a variant is answered: the question with its numbers, the worked steps,
     and the model interview answer, trade-offs, follow-up questions, self-check list, code and
     sources, all told with the variant's numbers (an instructor's preview shows the same, with no
@@ -243,7 +253,9 @@ def worked_solution(variant: Variant, problem: Problem) -> dict:
     return {"text": variant.text, "steps": variant.steps, **solution_texts(variant, problem)}
 
 
-def solution_context(attempt: Attempt, variant: Variant, outcomes=None) -> dict:
+def solution_context(
+    attempt: Attempt, variant: Variant, outcomes: list[PartOutcome] | None = None
+) -> dict[str, Any]:
     """What a page shows of a graded attempt: its worked solution, and each part's verdict and
     key. `outcomes` are the graded parts when the caller has them (a submit), else they are read
     back."""

@@ -9,17 +9,22 @@ published version as it starts (`compile_published`, called by trainer/wsgi.py).
 import logging
 import secrets
 
-from problems.engine import EngineError, draw_variant, load_scenario
-from problems.models import ScenarioVersion
+from problems.engine import EngineError, Scenario, Variant, draw_variant, load_scenario
+from problems.models import Attempt, ScenarioVersion
 
 logger = logging.getLogger(__name__)
 
 SEED_LIMIT = 2**53  # stays exact in JSON numbers
 CACHE_SIZE = 512
-_compiled = {}
+_compiled: dict[tuple[int, str, int], Scenario] = {}
+# The versions drawn from, by (id, content hash), with their scenario and problem: a version
+# never changes once saved but for its status, which the caller reads from the database.
+_versions: dict[tuple[int, str], ScenarioVersion] = {}
 
 
-def compiled_scenario(version, drawn_as=None):
+def compiled_scenario(
+    version: ScenarioVersion, drawn_as: ScenarioVersion | None = None
+) -> Scenario:
     """The engine's compiled `Scenario` of a `ScenarioVersion`.
 
     `drawn_as`, another version of the same scenario, compiles this definition under that
@@ -39,13 +44,14 @@ def compiled_scenario(version, drawn_as=None):
     return scenario
 
 
-def compile_published():
+def compile_published() -> int:
     """Compile every published version now, so that no learner's first draw from a version pays
     for compiling it (about 8 ms each; 51 versions in the bank). Returns how many were compiled.
     A definition that no longer compiles is logged and left to fail where it is drawn, as before.
     """
     compiled = 0
     for version in ScenarioVersion.objects.published().select_related("scenario__problem"):
+        _keep(version)
         try:
             compiled_scenario(version)
         except EngineError:
@@ -55,23 +61,43 @@ def compile_published():
     return compiled
 
 
-def new_seed():
+def _keep(version: ScenarioVersion) -> None:
+    if len(_versions) >= CACHE_SIZE:
+        _versions.pop(next(iter(_versions)), None)
+    _versions[version.pk, version.content_hash] = version
+
+
+def version_by_id(pk: int, content_hash: str) -> ScenarioVersion:
+    """The version `pk` with its scenario and problem, loaded once per process: for drawing a
+    new attempt from a version the caller has just read is published (a version published later
+    has a new id, so it is loaded then; the hash tells a reused id apart, as in a test database
+    rolled back). Its problem's texts are as they were when loaded: show the card's problem, not
+    this one's."""
+    version = _versions.get((pk, content_hash))
+    if version is None:
+        version = ScenarioVersion.objects.select_related("scenario__problem").get(pk=pk)
+        _keep(version)
+    return version
+
+
+def new_seed() -> int:
     return secrets.randbelow(SEED_LIMIT)
 
 
-def variant_of(version, seed):
+def variant_of(version: ScenarioVersion, seed: int) -> Variant:
     return draw_variant(compiled_scenario(version), seed)
 
 
-def attempt_variant(attempt):
+def attempt_variant(attempt: Attempt) -> Variant:
     """The variant of an attempt as it is graded now: its own draw, with a corrected key if an
     instructor has applied one (see `Attempt.key_version`)."""
-    if attempt.key_version_id is None:
+    key_version = attempt.key_version if attempt.key_version_id is not None else None
+    if key_version is None:
         return variant_of(attempt.version, attempt.seed)
-    return draw_variant(compiled_scenario(attempt.key_version, attempt.version), attempt.seed)
+    return draw_variant(compiled_scenario(key_version, attempt.version), attempt.seed)
 
 
-def mark_regrade_seen(attempt):
+def mark_regrade_seen(attempt: Attempt) -> None:
     """The learner has opened a regraded attempt: the dashboard stops pointing to it."""
     if attempt.regrade_unseen:
         type(attempt).objects.filter(pk=attempt.pk).update(regrade_unseen=False)

@@ -96,9 +96,11 @@ def test_it_waits_while_a_mock_interview_runs(practising, carded):
 def test_it_reads_the_cards_without_the_problems_long_texts(practising, carded):
     with CaptureQueriesContext(connection) as queries:
         assert practising.get("/practice/").status_code == 200
-    cards = [q["sql"] for q in queries.captured_queries if 'FROM "practice_card"' in q["sql"]]
-    assert cards and all('"problems_problem"."number"' in sql for sql in cards)
-    assert not any('"problems_problem"."model_answer"' in sql for sql in cards)
+    # The ORM quotes names, the practice loop's constant statements do not.
+    read = [q["sql"].replace('"', "") for q in queries.captured_queries]
+    cards = [sql for sql in read if "FROM practice_card" in sql]
+    assert cards and all("problems_problem" in sql and ".number" in sql for sql in cards)
+    assert not any("model_answer" in sql for sql in cards)
 
 
 def test_it_keeps_a_graded_card_on_reload_until_it_is_rated(practising):

@@ -83,3 +83,13 @@ def test_it_needs_login(client, practising):
     client.logout()
     response = _report(client, attempt, "x")
     assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_the_answer_shown_again_shows_the_report(practising):
+    # The attempt answered is read with the learner's report on it, in the same statement.
+    attempt = _graded(practising)
+    _report(practising, attempt, "Part 1 has no unit.")
+    again = practising.post(f"/practice/attempts/{attempt.pk}/answer/", right_answers(attempt))
+    html = again.content.decode()
+    assert "You reported a problem with this question" in html and "Part 1 has no unit." in html
+    assert f'action="/practice/attempts/{attempt.pk}/report/"' not in html

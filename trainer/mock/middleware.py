@@ -10,6 +10,7 @@ from problems.http import HtmxRequest
 from problems.models import Attempt, Problem
 from trainer.mock import integrity
 from trainer.mock.services import is_over, running_mock
+from trainer.practice.services import mock_running
 
 # Practice shows worked solutions: while a mock interview runs, the same problem's solution would
 # be one tab away. These pages wait until the mock is over; other methods go on to the view,
@@ -63,8 +64,11 @@ class MockInProgressMiddleware:
     def _wait(self, request: HtmxRequest) -> HttpResponse | None:
         if not request.user.is_authenticated:
             return None
+        now = timezone.now()
+        if not mock_running(request.user, now):
+            return None  # the common case, from the profile loaded with the user: no query
         mock = running_mock(request.user)
-        if mock is None or is_over(mock, timezone.now()):
+        if mock is None or is_over(mock, now):
             return None
         template = "practice/practice.html" + ("#card" if request.htmx else "")
         return render(request, template, {"state": "mock", "mock": mock})

@@ -224,6 +224,7 @@ def start(
                     )
                 ]
             )
+            practice.mark_mock(user, mock.deadline + GRACE)
     except IntegrityError:
         # Another request started one between our check and our insert: resume that one.
         running = Mock.objects.filter(user=user, ended_at__isnull=True).first()
@@ -306,6 +307,7 @@ def _end_locked(mock: Mock, now: datetime, *, early: bool) -> None:
     mock.save(
         update_fields=["ended_at", "finished_early", "score", "current_item", "current_since"]
     )
+    practice.mark_mock(mock.user_id, None)
 
 
 def _grade_item(item: MockItem, over_at: datetime) -> bool:

@@ -5,7 +5,7 @@ class PracticeConfig(AppConfig):
     name = "trainer.practice"
     label = "practice"
 
-    def ready(self):
+    def ready(self) -> None:
         from trainer.accounts.signals import signed_up
         from trainer.practice import services
 

@@ -1,4 +1,5 @@
-from datetime import timedelta
+from datetime import date, datetime, timedelta
+from typing import Any
 
 from django import forms
 
@@ -40,27 +41,29 @@ class ProfileForm(forms.ModelForm):
         # refuses anything else (en-gb's dd/mm/yyyy would come back empty on the next save).
         widgets = {"interview_date": forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})}
 
-    def __init__(self, *args, now, **kwargs):
+    def __init__(self, *args: Any, now: datetime, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.today = learner_day(now, self.instance.tz)
-        self.fields["timezone"].choices = [(name, name) for name in time_zone_names()]
+        timezone = self.fields["timezone"]
+        assert isinstance(timezone, forms.ChoiceField)
+        timezone.choices = [(name, name) for name in time_zone_names()]
         self.fields["interview_date"].widget.attrs.update(
             min=self.today.isoformat(), max=(self.today + INTERVIEW_HORIZON).isoformat()
         )
 
-    def clean_daily_new_limit(self):
+    def clean_daily_new_limit(self) -> int:
         value = self.cleaned_data["daily_new_limit"]
         if not 1 <= value <= 25:
             raise forms.ValidationError("Choose between 1 and 25 new problems a day.")
         return value
 
-    def clean_daily_review_cap(self):
+    def clean_daily_review_cap(self) -> int:
         value = self.cleaned_data["daily_review_cap"]
         if not 1 <= value <= 500:
             raise forms.ValidationError("Choose between 1 and 500 reviews a day.")
         return value
 
-    def clean_interview_date(self):
+    def clean_interview_date(self) -> date | None:
         value = self.cleaned_data["interview_date"]
         if value is None:
             return value

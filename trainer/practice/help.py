@@ -2,7 +2,7 @@ from functools import cache
 from pathlib import Path
 
 import markdown
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
 HELP_FILES = [
     Path(__file__).resolve().parent.parent / "srs" / "HELP.md",
@@ -11,7 +11,7 @@ HELP_FILES = [
 
 
 @cache
-def help_html():
+def help_html() -> SafeString:
     # Our own documentation, rendered once per process.
     text = "\n\n".join(path.read_text() for path in HELP_FILES)
     html = markdown.markdown(text, extensions=["tables"], output_format="html")

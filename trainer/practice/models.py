@@ -14,7 +14,7 @@ from problems.models import Attempt, Problem
 from trainer.srs import SCHEDULER_NAMES, SelfRating
 
 
-def validate_timezone(value):
+def validate_timezone(value: str) -> None:
     try:
         zoneinfo.ZoneInfo(value)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
@@ -37,12 +37,17 @@ class LearnerProfile(models.Model):
     daily_review_cap = models.PositiveSmallIntegerField(default=50)
     queue_order = models.CharField(max_length=10, choices=QueueOrder, default=QueueOrder.OVERDUE)
     interview_date = models.DateField(null=True, blank=True)
+    # While a mock interview runs: its deadline with the grace (trainer/mock/services.py), set by
+    # its start and cleared by its end. Practice waits until then; it is read with the user on
+    # every request, so asking "is a mock running" costs practice no query. A mock whose time
+    # is up is over at this instant even before anything ends it.
+    mock_until = models.DateTimeField(null=True, blank=True)
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"profile of {self.user_id}"
 
     @property
-    def tz(self):
+    def tz(self) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo(self.timezone)
 
 
@@ -79,7 +84,7 @@ class Card(models.Model):
         ]
         indexes = [models.Index(fields=["user", "due_at"])]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"card {self.problem_id} of {self.user_id}"
 
 
@@ -114,10 +119,10 @@ class Review(models.Model):
     class Meta:
         indexes = [models.Index(fields=["user", "reviewed_at"])]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"review {self.pk} q{self.quality}"
 
     @property
-    def rating_name(self):
+    def rating_name(self) -> str:
         """The button the learner pressed ("Good"), or "" when they did not rate."""
         return SelfRating(self.self_rating).name.capitalize() if self.self_rating else ""

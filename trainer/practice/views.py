@@ -1,38 +1,51 @@
+from datetime import datetime
+from typing import Any
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404
+from django.contrib.auth.models import User
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from problems import attempts, reports
+from problems.engine import Variant
+from problems.http import AuthenticatedRequest
 from problems.models import Attempt, VariantReport
 from problems.variants import attempt_variant, mark_regrade_seen
 from trainer.accounts import ratelimit
 from trainer.practice import services
 from trainer.practice.forms import ProfileForm
 from trainer.practice.help import help_html
-from trainer.practice.models import Review
+from trainer.practice.models import LearnerProfile, Review
 
 HOLD_ACTIONS = ("suspend", "unsuspend", "bury", "unbury")
 REPORTS_PER_HOUR = 20
 
 
-def _render_card(request, context, status=200, page="practice/practice.html"):
+def _render_card(
+    request: AuthenticatedRequest,
+    context: dict[str, Any],
+    status: int = 200,
+    page: str = "practice/practice.html",
+) -> HttpResponse:
     """The whole page, or only the swapped card for htmx."""
     template = "practice/practice.html#card" if request.htmx else page
     return render(request, template, context, status=status)
 
 
-def _get_attempt_for_user(user, attempt_id):
+def _get_attempt_for_user(user: User, attempt_id: int) -> Attempt:
     attempt = services.get_own_attempt(user, attempt_id)
     if attempt is None:
         raise Http404("no such attempt")
     return attempt
 
 
-def _question_parts(variant, typed=None, errors=None):
+def _question_parts(
+    variant: Variant, typed: dict[str, str] | None = None, errors: dict[str, str] | None = None
+) -> list[dict[str, Any]]:
     typed, errors = typed or {}, errors or {}
     return [
         {
@@ -46,14 +59,19 @@ def _question_parts(variant, typed=None, errors=None):
     ]
 
 
-def _own_report(attempt):
+def _own_report(attempt: Attempt) -> VariantReport | None:
     try:
         return attempt.report
     except VariantReport.DoesNotExist:
         return None
 
 
-def _result_context(user, attempt, outcomes=None, review=None):
+def _result_context(
+    user: User,
+    attempt: Attempt,
+    outcomes: list[attempts.PartOutcome] | None = None,
+    review: Review | None = None,
+) -> dict[str, Any]:
     """A graded attempt: its verdicts and worked solution, the rating buttons while it waits
     for its rating, and the learner's report on it if any."""
     context = attempts.solution_context(attempt, attempt_variant(attempt), outcomes)
@@ -63,7 +81,9 @@ def _result_context(user, attempt, outcomes=None, review=None):
     return context
 
 
-def _practice_context(request, profile, now):
+def _practice_context(
+    request: AuthenticatedRequest, profile: LearnerProfile, now: datetime
+) -> dict[str, Any]:
     queue = services.practice_queue(request.user, profile, now)
     context = {"queue": queue, "profile": profile, "state": "empty", "undo": queue.undo}
     card = queue.card
@@ -91,7 +111,7 @@ def _practice_context(request, profile, now):
 
 @login_required
 @require_GET
-def practice(request):
+def practice(request: AuthenticatedRequest) -> HttpResponse:
     now = timezone.now()
     profile = services.get_profile(request.user)
     return _render_card(request, _practice_context(request, profile, now))
@@ -99,7 +119,7 @@ def practice(request):
 
 @login_required
 @require_POST
-def start(request):
+def start(request: AuthenticatedRequest) -> HttpResponse:
     now = timezone.now()
     if request.POST.get("what") == "all":
         created = services.introduce_all(request.user, now)
@@ -112,7 +132,7 @@ def start(request):
 
 @login_required
 @require_POST
-def answer(request, attempt_id):
+def answer(request: AuthenticatedRequest, attempt_id: int) -> HttpResponse:
     now = timezone.now()
     if not ratelimit.allow("answer", request.user.pk, settings.ANSWER_RATE_LIMIT, 60):
         template = "practice/too_fast.html" + ("#card" if request.htmx else "")
@@ -143,14 +163,14 @@ def answer(request, attempt_id):
     return _render_card(request, context, page=_page_of(attempt))
 
 
-def _page_of(attempt):
+def _page_of(attempt: Attempt) -> str:
     """Another variant lives on its attempt's page; a scheduled question on the practice page."""
     if attempt.purpose == Attempt.Purpose.FREE:
         return "practice/attempt.html"
     return "practice/practice.html"
 
 
-def _card_with_error(request, error, now):
+def _card_with_error(request: AuthenticatedRequest, error: str, now: datetime) -> HttpResponse:
     """After a refused action: the card as it now is, with the reason (a page, or the swap)."""
     if not request.htmx:
         messages.error(request, error)
@@ -163,7 +183,7 @@ def _card_with_error(request, error, now):
 
 @login_required
 @require_POST
-def rate(request, review_id):
+def rate(request: AuthenticatedRequest, review_id: int) -> HttpResponse:
     now = timezone.now()
     rating = request.POST.get("rating")
     try:
@@ -180,7 +200,7 @@ def rate(request, review_id):
 
 @login_required
 @require_POST
-def undo(request, review_id):
+def undo(request: AuthenticatedRequest, review_id: int) -> HttpResponse:
     now = timezone.now()
     try:
         services.undo(request.user, review_id, now)
@@ -191,7 +211,7 @@ def undo(request, review_id):
     return _practice_page(request, now)
 
 
-def _practice_page(request, now):
+def _practice_page(request: AuthenticatedRequest, now: datetime) -> HttpResponse:
     """Back to practice after a rating or an undo: the card swapped in, or the page."""
     if not request.htmx:
         return redirect("practice")
@@ -201,7 +221,7 @@ def _practice_page(request, now):
 
 @login_required
 @require_GET
-def attempt_detail(request, attempt_id):
+def attempt_detail(request: AuthenticatedRequest, attempt_id: int) -> HttpResponse:
     attempt = _get_attempt_for_user(request.user, attempt_id)
     if attempt.submitted_at is None:
         if attempt.purpose == Attempt.Purpose.FREE:
@@ -224,7 +244,7 @@ def attempt_detail(request, attempt_id):
 # Practising freely.
 
 
-def _problem_or_404(user, number, now, page=1):
+def _problem_or_404(user: User, number: int, now: datetime, page: int | str = 1) -> dict[str, Any]:
     try:
         return services.problem_page(user, number, now, page)
     except services.NotFound as error:
@@ -233,7 +253,7 @@ def _problem_or_404(user, number, now, page=1):
 
 @login_required
 @require_GET
-def problem_detail(request, number):
+def problem_detail(request: AuthenticatedRequest, number: int) -> HttpResponse:
     now = timezone.now()
     context = _problem_or_404(request.user, number, now, request.GET.get("page") or 1)
     context["now"] = now
@@ -242,7 +262,7 @@ def problem_detail(request, number):
 
 @login_required
 @require_POST
-def another(request, number):
+def another(request: AuthenticatedRequest, number: int) -> HttpResponse:
     now = timezone.now()
     if not ratelimit.allow("answer", request.user.pk, settings.ANSWER_RATE_LIMIT, 60):
         return render(request, "practice/too_fast.html", status=429)
@@ -258,7 +278,7 @@ def another(request, number):
 
 @login_required
 @require_POST
-def hold(request, number):
+def hold(request: AuthenticatedRequest, number: int) -> HttpResponse:
     """Suspend, unsuspend, bury or unbury the learner's card of a problem."""
     now = timezone.now()
     action = request.POST.get("action")
@@ -296,7 +316,7 @@ HOLD_MESSAGES = {
 
 @login_required
 @require_POST
-def report(request, attempt_id):
+def report(request: AuthenticatedRequest, attempt_id: int) -> HttpResponse:
     now = timezone.now()
     attempt = _get_attempt_for_user(request.user, attempt_id)
     error = None
@@ -326,7 +346,7 @@ def report(request, attempt_id):
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def settings_page(request):
+def settings_page(request: AuthenticatedRequest) -> HttpResponse:
     profile = services.get_profile(request.user)
     before = (profile.scheduler, profile.interview_date, profile.timezone)
     form = ProfileForm(request.POST or None, instance=profile, now=timezone.now())
@@ -341,5 +361,5 @@ def settings_page(request):
 
 
 @require_GET
-def help_page(request):
+def help_page(request: HttpRequest) -> HttpResponse:
     return render(request, "practice/help.html", {"help_html": help_html()})

@@ -6,6 +6,8 @@ runs in the browser. The stylesheet is ``pygmentize -S friendly -f html -a .high
 ``.highlight`` rules only (the others would restyle every ``pre`` of the site).
 """
 
+from typing import Any
+
 from django import template
 from django.utils.safestring import SafeString
 from pygments import highlight as pygments_highlight
@@ -18,7 +20,7 @@ FORMATTER = HtmlFormatter(cssclass="highlight")
 
 
 @register.filter(is_safe=True)
-def highlight(code):
+def highlight(code: Any) -> SafeString:
     """A `CodeBlock` (or anything with `text` and `language`) as highlighted HTML. Pygments
     escapes the code itself, so it is safe to mark safe."""
     try:

@@ -5,6 +5,8 @@ The texts are YAML block scalars wrapped at about 100 columns, so a single newli
 (its wrapped continuation lines join it). Everything is escaped first: no markup gets through.
 """
 
+from collections.abc import Iterator
+
 from django import template
 from django.utils.html import escape
 from django.utils.safestring import SafeString
@@ -13,10 +15,11 @@ register = template.Library()
 
 
 @register.filter(is_safe=True)
-def prose(text):
-    html = []
+def prose(text: object) -> SafeString:
+    html: list[str] = []
     for block in _blocks(str(text or "")):
-        lead, items = [], []
+        lead: list[str] = []
+        items: list[list[str]] = []
         for line in block:
             if line.startswith("- "):
                 items.append([line[2:].strip()])
@@ -32,7 +35,7 @@ def prose(text):
     return SafeString("\n".join(html))
 
 
-def _blocks(text):
+def _blocks(text: str) -> Iterator[list[str]]:
     block = []
     for raw in text.replace("\r\n", "\n").split("\n"):
         line = raw.strip()
