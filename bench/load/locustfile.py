@@ -15,13 +15,13 @@ so N clients keep N requests in flight (a closed loop), and throughput at rising
 the server saturates.
 
 A practice learner logs in once (the CSRF token from the login form), then loops: GET /practice/
-(the question: its attempt id, part names and CSRF token), POST the answers as htmx does (the
-result partial, with the rating form), POST a rating as a plain form (302 back to /practice/,
-which the next GET follows). The answers are plausible numbers, not the keys (nothing reveals
-a key before grading); grading, recording and scheduling run the same for any answer, and a wrong
-answer also runs misconception matching. An SM-2 card answered wrongly is re-drilled the same
-day, so a learner never runs out of questions. A response without what the next request needs is
-a failure. The bare client only GETs /bench/bare/.
+(the question: its attempt id, part names and CSRF token), POST the answers as htmx does (the result
+partial, with the rating form), POST one of the ratings the result offers as a plain form (302 back
+to /practice/, which the next GET follows). The answers are plausible numbers, not the keys (nothing
+reveals a key before grading); grading, recording and scheduling run the same for any answer, and a
+wrong answer also runs misconception matching. An SM-2 card answered wrongly is re-drilled the same
+day, so a learner never runs out of questions. A response without what the next request needs is a
+failure. The bare client only GETs /bench/bare/.
 """
 
 import json
@@ -45,7 +45,10 @@ CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 ANSWER_ACTION = re.compile(r'action="/practice/attempts/(\d+)/answer/"')
 PART_FIELD = re.compile(r'name="part-([^"]+)"')
 RATE_ACTION = re.compile(r'action="/practice/reviews/(\d+)/rate/"')
-RATINGS = ["1", "2", "3", "4", ""]  # Again, Hard, Good, Easy, or "Next card" without a rating
+# The rating buttons of a result: Again, Hard, Good, Easy, and "Next card" without a rating (value
+# ""). Easy is disabled after an answer with a wrong part: the server refuses it, and the graded
+# card would stay on /practice/ until rated.
+RATING_BUTTON = re.compile(r'<button type="submit" name="rating" value="(\d?)"([^>]*)>')
 
 
 class Step:
@@ -116,8 +119,11 @@ def write_samples(environment, **kwargs):
 
 
 def plausible_number():
-    """A number like the ones learners type: three significant figures, 0.1 to 10,000."""
-    value = float(f"{10 ** random.uniform(-1, 4):.3g}")
+    """A number like the ones learners type: three significant figures, 1 to 10,000.
+
+    Not below 1: a part that asks for a percentage refuses 0.109 as a fraction typed by mistake
+    ("type 10.9 or 10.9%"), records nothing and offers no rating."""
+    value = float(f"{10 ** random.uniform(0, 4):.3g}")
     return f"{value:g}"
 
 
@@ -172,12 +178,17 @@ class PracticeLearner(FastHttpUser):
             catch_response=True,
         ) as result:
             review = RATE_ACTION.search(result.text or "")
-            if result.status_code != 200 or review is None:
+            ratings = [
+                value
+                for value, attributes in RATING_BUTTON.findall(result.text or "")
+                if "disabled" not in attributes
+            ]
+            if result.status_code != 200 or review is None or not ratings:
                 result.failure(f"no result for {self.username}: status {result.status_code}")
                 return
         with self.client.post(
             f"/practice/reviews/{review.group(1)}/rate/",
-            data={"csrfmiddlewaretoken": token, "rating": random.choice(RATINGS)},
+            data={"csrfmiddlewaretoken": token, "rating": random.choice(ratings)},
             name="POST rate",
             headers={"Origin": self.origin},
             allow_redirects=False,
