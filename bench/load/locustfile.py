@@ -44,6 +44,7 @@ READY_TIMEOUT = 120  # [s] for every client to log in
 CSRF_FIELD = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 ANSWER_ACTION = re.compile(r'action="/practice/attempts/(\d+)/answer/"')
 PART_FIELD = re.compile(r'name="part-([^"]+)"')
+TAG = re.compile(r"<[^>]+>")
 RATE_ACTION = re.compile(r'action="/practice/reviews/(\d+)/rate/"')
 # The rating buttons of a result: Again, Hard, Good, Easy, and "Next card" without a rating (value
 # ""). Easy is disabled after an answer with a wrong part: the server refuses it, and the graded
@@ -118,6 +119,14 @@ def write_samples(environment, **kwargs):
         )
 
 
+def said(html):
+    """What the page told the learner, shortened, for the failure report: the run keeps no
+    response bodies."""
+    card = html.split('id="card"', 1)[-1].partition(">")[2] if 'id="card"' in html else html
+    text = " ".join(TAG.sub(" ", card).split())
+    return text[:160]
+
+
 def plausible_number():
     """A number like the ones learners type: three significant figures, 1 to 10,000.
 
@@ -166,7 +175,9 @@ class PracticeLearner(FastHttpUser):
             token = CSRF_FIELD.search(html)
             parts = PART_FIELD.findall(html)
             if page.status_code != 200 or attempt is None or token is None or not parts:
-                page.failure(f"no question for {self.username}: status {page.status_code}")
+                page.failure(
+                    f"no question for {self.username}: status {page.status_code}: {said(html)}"
+                )
                 return
         token = token.group(1)
         answers = {f"part-{part}": plausible_number() for part in parts}
@@ -184,7 +195,10 @@ class PracticeLearner(FastHttpUser):
                 if "disabled" not in attributes
             ]
             if result.status_code != 200 or review is None or not ratings:
-                result.failure(f"no result for {self.username}: status {result.status_code}")
+                result.failure(
+                    f"no result for {self.username}: status {result.status_code}: "
+                    f"{said(result.text or '')}"
+                )
                 return
         with self.client.post(
             f"/practice/reviews/{review.group(1)}/rate/",
