@@ -14,9 +14,9 @@ from tests.dashboard.helpers import done_today, history, kept_and_fresh, page, r
 from tests.mock.helpers import answer_all, start
 from tests.practice.factories import add_history
 from tests.practice.helpers import open_attempt_of
-from trainer.dashboard import rows
 from trainer.practice import services
 from trainer.practice.models import Card, Review
+from trainer.practice.statements import instant
 
 
 def test_every_change_shows_on_the_page_drawn_from_what_was_kept(six, clock, learner):
@@ -127,10 +127,8 @@ def test_the_page_is_drawn_without_the_cache_when_it_is_down(six, clock, monkeyp
 
 
 def test_instants_read_from_either_database_are_aware_utc():
-    assert rows.instant("2026-03-10 15:00:00.5") == datetime.fromisoformat(
-        "2026-03-10T15:00:00.5+00:00"
-    )
-    assert rows.instant(None) is None
+    assert instant("2026-03-10 15:00:00.5") == datetime.fromisoformat("2026-03-10T15:00:00.5+00:00")
+    assert instant(None) is None
 
 
 def test_changes_to_earlier_days_are_seen(six, clock, learner):

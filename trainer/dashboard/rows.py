@@ -5,10 +5,11 @@ about as much as the rest of the dashboard's work; these few statements run on e
 home page, so they are written once here. Table names come from the models, so a renamed
 one still matches; they are the only text put into the SQL (every value is a parameter: the noqa).
 
-Instants come back as timezone-aware UTC datetimes on both databases: SQLite's converters give
-naive UTC ones (or text where a UNION loses the column's declared type), PostgreSQL aware ones.
+Values go in and instants come out as the practice loop's statements pass and read them
+(`trainer.practice.statements.parameter` and `instant`): aware UTC datetimes on both databases.
 """
 
+import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -18,6 +19,7 @@ from django.db import connection
 from problems.models import Attempt, Problem, Scenario, ScenarioVersion
 from trainer.mock.models import Mock, MockItem
 from trainer.practice.models import Card, Review
+from trainer.practice.statements import instant, parameter
 
 CARD = Card._meta.db_table
 PROBLEM = Problem._meta.db_table
@@ -29,26 +31,10 @@ MOCK = Mock._meta.db_table
 MOCK_ITEM = MockItem._meta.db_table
 
 
-def instant(value: Any) -> datetime | None:
-    """A database instant as an aware UTC datetime (None stays None)."""
-    if value is None:
-        return None
-    if isinstance(value, str):
-        value = datetime.fromisoformat(value)
-    if value.tzinfo is None:
-        return value.replace(tzinfo=UTC)
-    return value.astimezone(UTC)
-
-
 def _fetch(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(sql, [parameter(value) for value in params])
         return cursor.fetchall()
-
-
-def _moment(value: datetime) -> Any:
-    """A parameter instant as the ORM would pass it (SQLite compares text)."""
-    return connection.ops.adapt_datetimefield_value(value)
 
 
 @dataclass(frozen=True)
@@ -115,8 +101,6 @@ def cards(user_id: int) -> tuple[list[CardRow], dict[int, tuple[int, str]]]:
 
 
 def _json_text(value: Any) -> str:
-    import json
-
     return json.dumps(value, sort_keys=True)
 
 
@@ -160,12 +144,11 @@ REVIEWS_SQL = (
 
 
 def reviews(user_id: int, today_start: datetime) -> Reviews:
-    start = _moment(today_start)
     before = (0, 0, 0)
     today: list[ReviewRow] = []
     latest: list[tuple[datetime, int, int]] = []
     for part, id, card_id, reviewed_at, score, quality, kind in _fetch(
-        REVIEWS_SQL, [user_id, start, user_id, start, user_id]
+        REVIEWS_SQL, [user_id, today_start, user_id, today_start, user_id]
     ):
         if part == 0:
             before = (int(id), int(card_id), int(quality))
@@ -195,9 +178,7 @@ def history(user_id: int, today_start: datetime) -> list[tuple[int, datetime, fl
     """The reviews before today, oldest first: (card id, instant, score, quality)."""
     return [
         (card_id, _aware(reviewed_at), score, quality)
-        for card_id, reviewed_at, score, quality in _fetch(
-            HISTORY_SQL, [user_id, _moment(today_start)]
-        )
+        for card_id, reviewed_at, score, quality in _fetch(HISTORY_SQL, [user_id, today_start])
     ]
 
 

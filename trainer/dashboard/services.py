@@ -26,10 +26,11 @@ numbers against the schedulers' from the whole log.
 
 import json
 import logging
+from collections import Counter
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, tzinfo
-from typing import Any, cast
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.cache import cache
@@ -43,16 +44,16 @@ from django.utils.safestring import SafeString, mark_safe
 from trainer import charts
 from trainer.dashboard import rows
 from trainer.mock.services import GRACE, dashboard_mocks
-from trainer.practice.models import LearnerProfile, Review
-from trainer.practice.services import scheduler_for
+from trainer.practice.models import LearnerProfile
+from trainer.practice.services import learner_queue, scheduler_for
 from trainer.srs import (
     CardPlan,
     CardState,
     InterviewCard,
+    PracticeQueue,
     QueueCard,
     ReviewRecord,
     Scheduler,
-    build_queue,
     day_start,
     forecast_reviews,
     learner_day,
@@ -63,7 +64,6 @@ from trainer.srs import (
     weakest,
 )
 from trainer.srs.dashboard import RECENT_REVIEWS
-from trainer.srs.queue import QueueOrder
 
 FORECAST_DAYS = 30
 HEATMAP_DAYS = 371
@@ -366,11 +366,10 @@ def _queue(
     recall: Mapping[int, float],
     log: rows.Reviews,
     now: datetime,
-) -> Any:
-    """The practice queue now, as the practice page builds it (`practice.services`)."""
-    new_done = sum(1 for review in log.today if review.kind == Review.Kind.NEW)
-    due_done = sum(1 for review in log.today if review.kind == Review.Kind.DUE)
-    return build_queue(
+) -> PracticeQueue:
+    """The practice queue now, ordered as the practice page orders it."""
+    return learner_queue(
+        profile,
         [
             QueueCard(
                 key=card.id,
@@ -385,12 +384,7 @@ def _queue(
             if not card.suspended
         ],
         now,
-        learner_tz=profile.tz,
-        new_limit=profile.daily_new_limit,
-        new_done_today=new_done,
-        review_cap=profile.daily_review_cap,
-        reviews_done_today=due_done,
-        order=cast(QueueOrder, profile.queue_order),
+        done_today=Counter(review.kind for review in log.today),
         recent_keys=log.latest,
     )
 

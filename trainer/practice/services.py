@@ -46,7 +46,8 @@ from trainer.srs import (
     rated_quality,
     review_quality,
 )
-from trainer.srs.queue import QueueOrder
+from trainer.srs.queue import PracticeQueue as SrsPracticeQueue
+from trainer.srs.queue import QueueCard, QueueOrder
 
 # SM-2: a quality below 3 restarts the repetitions, a lapse.
 LAPSE_BELOW = 3
@@ -238,6 +239,31 @@ def _undoable(review: Row | None, rows_by_id: dict[int, Row]) -> bool:
     return row is not None and row["open_attempt_id"] != review["attempt_id"]
 
 
+def learner_queue(
+    profile: LearnerProfile,
+    cards: Sequence[QueueCard],
+    now: datetime,
+    *,
+    done_today: Mapping[str, int],
+    recent_keys: Sequence[int],
+) -> SrsPracticeQueue:
+    """The order of the learner's unsuspended `cards` now, under their daily limits and queue
+    order: the practice page's and the home page's "due now" alike. `done_today` counts today's
+    reviews by kind (re-drills count towards neither limit); `recent_keys`, the cards of the
+    latest reviews, newest first."""
+    return build_queue(
+        cards,
+        now,
+        learner_tz=profile.tz,
+        new_limit=profile.daily_new_limit,
+        new_done_today=done_today.get(Review.Kind.NEW, 0),
+        review_cap=profile.daily_review_cap,
+        reviews_done_today=done_today.get(Review.Kind.DUE, 0),
+        order=cast(QueueOrder, profile.queue_order),
+        recent_keys=recent_keys,
+    )
+
+
 def practice_queue(
     user: User, profile: LearnerProfile, now: datetime, cards: list[Card] | None = None
 ) -> PracticeQueue:
@@ -262,7 +288,8 @@ def practice_queue(
             recent.append({**row, "id": row["count_or_id"]})
     recent.sort(key=lambda row: (row["reviewed_at"], row["id"]), reverse=True)
     active = [row for row in rows if not row["suspended"]]
-    queue = build_queue(
+    queue = learner_queue(
+        profile,
         [
             queue_card(
                 row["id"],
@@ -277,12 +304,7 @@ def practice_queue(
             for row in active
         ],
         now,
-        learner_tz=profile.tz,
-        new_limit=profile.daily_new_limit,
-        new_done_today=counts[Review.Kind.NEW],
-        review_cap=profile.daily_review_cap,
-        reviews_done_today=counts[Review.Kind.DUE],
-        order=cast(QueueOrder, profile.queue_order),
+        done_today=counts,
         recent_keys=[review["card_id"] for review in recent],
     )
     rows_by_id = {row["id"]: row for row in rows}

@@ -27,10 +27,17 @@ Row = dict[str, Any]
 """One row of a statement: {column name: value}."""
 
 
-def _aware(value: Any) -> datetime | None:
-    if value is None or not isinstance(value, datetime):
-        return value
-    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+def instant(value: Any) -> datetime | None:
+    """A database instant as an aware UTC datetime, None staying None: SQLite's converters give
+    naive UTC datetimes (or text, where a UNION loses the column's declared type), PostgreSQL
+    aware ones."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    if value.tzinfo is None:
+        return value.replace(tzinfo=UTC)
+    return value.astimezone(UTC)
 
 
 def _json(value: Any) -> Any:
@@ -58,20 +65,20 @@ class Statement:
         if self.lock and connection.features.has_select_for_update:
             sql += " " + self.lock
         with connection.cursor() as cursor:
-            cursor.execute(sql, [_param(value) for value in params])
+            cursor.execute(sql, [parameter(value) for value in params])
             fetched = cursor.fetchall()
         return [self._row(values) for values in fetched]
 
     def execute(self, *params: Any) -> int:
         """Run a statement that returns no rows; returns how many rows it changed."""
         with connection.cursor() as cursor:
-            cursor.execute(self.sql, [_param(value) for value in params])
+            cursor.execute(self.sql, [parameter(value) for value in params])
             return int(cursor.rowcount)
 
     def _row(self, values: Sequence[Any]) -> Row:
         row = dict(zip(self.columns, values, strict=True))
         for name in self.datetimes:
-            row[name] = _aware(row[name])
+            row[name] = instant(row[name])
         for name in self.json:
             row[name] = _json(row[name])
         return row
@@ -136,7 +143,7 @@ def instance[M: Model](model: type[M], values: dict[str, Any]) -> M:
     return model.from_db(connection.alias, list(values), list(values.values()))
 
 
-def _param(value: Any) -> Any:
+def parameter(value: Any) -> Any:
     """A parameter as the database stores it (SQLite keeps datetimes as text, in UTC; a dict
     is JSON)."""
     if isinstance(value, datetime):
