@@ -42,6 +42,10 @@ class LearnerProfile(models.Model):
     # every request, so asking "is a mock running" costs practice no query. A mock whose time
     # is up is over at this instant even before anything ends it.
     mock_until = models.DateTimeField(null=True, blank=True)
+    # Counts the writes that change what the learner's pages show (a review, a rating, a mock,
+    # a plan tick): whatever is computed from the learner's records may be kept under this
+    # number and is out of date once it moves (`trainer.practice.changes`).
+    data_version = models.PositiveBigIntegerField(default=0)
 
     def __str__(self) -> str:
         return f"profile of {self.user_id}"
