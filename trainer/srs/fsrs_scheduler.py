@@ -17,6 +17,11 @@ Choices, and why:
 - **Day-scale due dates start at the learner's midnight.** When FSRS schedules a card one or more
   days ahead, it is due from the start of that learner day rather than from the minute of the
   last review (as SM-2, and Anki, count days); same-day steps keep their exact minute.
+- **Elapsed time is counted in learner days**, as Anki counts it and as the fitted parameters
+  (``fsrs_items``) were learnt: a review at 08:00 after one at 20:00 the evening before is one
+  day later, not a same-day review. py-fsrs counts 24-hour periods from the last review's
+  instant, so it is handed the last review moved back to the same time of day, whole learner
+  days before the review (``_day_counted``); the stored state keeps the real instant.
 - Every instant handed to py-fsrs is converted to ``datetime.UTC``: py-fsrs refuses any other
   ``tzinfo``, even another UTC object. Card ids are fixed at 0 and new cards get an explicit due
   date, because ``fsrs.Card()`` would otherwise read the clock and sleep 1 ms.
@@ -55,6 +60,9 @@ PHASES = {
     "relearning": fsrs.State.Relearning,
 }
 _PHASE_NAMES = {value: key for key, value in PHASES.items()}
+STABILITY_MAX_DAYS = 36500.0
+"""Stability cap [days] of fsrs-rs (and so of Anki and of the fitted parameters); py-fsrs has
+none, and a stability past it would make the two disagree on every later review."""
 _NEVER = datetime(1970, 1, 1, tzinfo=UTC)
 """Due date handed to py-fsrs for a new card; py-fsrs only writes ``due``, never reads it."""
 
@@ -185,8 +193,12 @@ class FsrsScheduler:
                 f"review at {moment} is before the last review at {fsrs_state.last_review}"
             )
         card, _ = self.engine.review_card(
-            fsrs_state.to_card(), rating_for_quality(quality), review_datetime=moment
+            self._day_counted(fsrs_state, moment),
+            rating_for_quality(quality),
+            review_datetime=moment,
         )
+        if card.stability is not None:
+            card.stability = min(card.stability, STABILITY_MAX_DAYS)
         return self.outcome(FsrsState.from_card(card))
 
     def replay(self, history: Iterable[ReviewRecord]) -> ReviewOutcome:
@@ -204,11 +216,24 @@ class FsrsScheduler:
         return ReviewOutcome(fsrs_state, due, same_day, None)
 
     def predicted_recall(self, state: CardState, at: datetime) -> float:
-        """FSRS retrievability at ``at`` (py-fsrs counts whole days since the last review)."""
+        """FSRS retrievability at ``at``, counting whole learner days since the last review."""
         fsrs_state = _as_fsrs(state)
         if fsrs_state.stability is None or fsrs_state.last_review is None:
             return 0.0
-        return float(self.engine.get_card_retrievability(fsrs_state.to_card(), require_utc(at)))
+        moment = require_utc(at)
+        card = self._day_counted(fsrs_state, moment)
+        return float(self.engine.get_card_retrievability(card, moment))
+
+    def _day_counted(self, state: FsrsState, at: datetime) -> fsrs.Card:
+        """The py-fsrs card for ``state`` whose last review lies exactly as many 24-hour periods
+        before ``at`` as there are learner days between them (module docstring)."""
+        card = state.to_card()
+        if state.last_review is not None:
+            days = (
+                learner_day(at, self.learner_tz) - learner_day(state.last_review, self.learner_tz)
+            ).days
+            card.last_review = at - timedelta(days=days)
+        return card
 
     def mastery(self, state: CardState, at: datetime) -> Mastery:
         """Stability, difficulty and recall; the interval is last review to due [days]."""
