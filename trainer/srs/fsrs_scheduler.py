@@ -59,6 +59,8 @@ PHASES = {
     "review": fsrs.State.Review,
     "relearning": fsrs.State.Relearning,
 }
+DEFAULT_PARAMETERS: tuple[float, ...] = tuple(fsrs.scheduler.DEFAULT_PARAMETERS)
+"""py-fsrs's 21 FSRS-6 parameters, fitted by its authors on many Anki users' reviews."""
 _PHASE_NAMES = {value: key for key, value in PHASES.items()}
 STABILITY_MAX_DAYS = 36500.0
 """Stability cap [days] of fsrs-rs (and so of Anki and of the fitted parameters); py-fsrs has
@@ -159,7 +161,7 @@ class FsrsScheduler:
         learner_tz: tzinfo = UTC,
         *,
         desired_retention: float = 0.9,
-        parameters: Sequence[float] = fsrs.scheduler.DEFAULT_PARAMETERS,
+        parameters: Sequence[float] = DEFAULT_PARAMETERS,
         learning_steps: Sequence[timedelta] = (timedelta(minutes=1), timedelta(minutes=10)),
         relearning_steps: Sequence[timedelta] = (timedelta(minutes=10),),
         maximum_interval_days: int = 36500,
