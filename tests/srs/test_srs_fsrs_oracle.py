@@ -2,7 +2,7 @@
 outcomes drawn from the forgetting curve); parameters fitted to their logs must predict their
 later reviews better than the defaults, and come closer to the truth than the defaults are.
 
-The larger version, with timings, is bench/fsrs.py."""
+The larger version, with timings, is bench/fitting.py."""
 
 import math
 import random
@@ -88,7 +88,7 @@ def test_fitted_parameters_recover_the_true_memory_states(fitted):
 
 def test_fitted_initial_stabilities_are_closer_to_the_truth_than_the_defaults(fitted):
     # w0..w3, the stability after a first Again, Hard, Good or Easy, are set directly by how
-    # first reviews are remembered; bench/fsrs.py reports every parameter.
+    # first reviews are remembered; bench/fitting.py reports every parameter.
     parameters, _ = fitted
     for index in range(4):
         ours = abs(parameters[index] - TRUE_PARAMETERS[index])

@@ -20,7 +20,7 @@ fitted on all the reviews, since the latest reviews say most about the learner n
 
 **Who gets personal parameters**: a learner with at least ``PERSONAL_MINIMUM_REVIEWS`` reviews
 to predict in their own log; below that, pooled parameters (fitted over all learners) predict
-a learner's later reviews better than a fit to their own few (measured by ``bench/fsrs.py``
+a learner's later reviews better than a fit to their own few (measured by ``bench/fitting.py``
 on simulated learners whose true parameters are known; see ``bench/README.md``).
 """
 
