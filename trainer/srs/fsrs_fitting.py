@@ -88,8 +88,10 @@ def fit_parameters(items: Sequence[TrainingItem]) -> tuple[float, ...]:
     fitted = model.compute_parameters(_fsrs_items(items), enable_short_term=True)
     low, high = fsrs.scheduler.LOWER_BOUNDS_PARAMETERS, fsrs.scheduler.UPPER_BOUNDS_PARAMETERS
     return check_parameters(
-        min(high[index], max(low[index], round(value, DECIMALS)))
-        for index, value in enumerate(fitted)
+        [
+            min(high[index], max(low[index], round(value, DECIMALS)))
+            for index, value in enumerate(fitted)
+        ]
     )
 
 
