@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 import fsrs_rs_python
 import pytest
 
-from trainer.srs.fsrs_fitting import evaluate_parameters, fit_parameters, split_by_time
+from trainer.srs.fsrs_fitting import evaluate_parameters, fit_parameters, judge_fit, split_by_time
 from trainer.srs.fsrs_items import sort_by_time, training_items
 from trainer.srs.fsrs_scheduler import DEFAULT_PARAMETERS
 from trainer.srs.fsrs_simulation import simulate_review_log
@@ -93,3 +93,12 @@ def test_fitted_initial_stabilities_are_closer_to_the_truth_than_the_defaults(fi
     for index in range(4):
         ours = abs(parameters[index] - TRUE_PARAMETERS[index])
         assert ours < abs(DEFAULT_PARAMETERS[index] - TRUE_PARAMETERS[index]), index
+
+
+def test_a_fit_replaces_the_defaults(population):
+    fit = judge_fit(population, DEFAULT_PARAMETERS)
+    assert fit.replaces and fit.reviews == len(population)
+    assert fit.candidate.reviews == fit.current.reviews == round(0.2 * len(population))
+    # Against the true set itself, a fit is within noise of it on the held-out reviews.
+    truth = judge_fit(population, TRUE_PARAMETERS)
+    assert abs(truth.candidate.log_loss - truth.current.log_loss) < 0.005
