@@ -28,8 +28,8 @@ from trainer.srs.fsrs_scheduler import DEFAULT_PARAMETERS, FsrsScheduler, FsrsSt
 from trainer.srs.interface import ReviewOutcome
 
 RETENTION_RANGE = (0.70, 0.97)
-"""Desired retentions a learner may choose (Anki's range for FSRS is 0.70 to 0.99; above 0.97
-the workload grows steeply for little more recall)."""
+"""Desired retentions a learner may choose: above 0.97 the workload grows steeply for little more
+recall, below 0.70 too much is forgotten between reviews."""
 DEFAULT_DESIRED_RETENTION = 0.9
 WORKLOAD_DAYS = 30
 """Days the workload is simulated for when there is no interview date sooner."""
@@ -38,8 +38,7 @@ OPTIMAL_RETENTION_DAYS = 365
 looks cheap, because the reviews a low retention costs later are not due yet."""
 
 FIRST_RATING_WEIGHTS = (0.24, 0.094, 0.495, 0.171)
-"""Chance of Again, Hard, Good, Easy at a card's first review (fsrs-rs's simulator default,
-measured on Anki users' collections)."""
+"""Chance of Again, Hard, Good, Easy at a card's first review (fsrs-rs's simulator default)."""
 PASS_RATING_WEIGHTS = (0.224, 0.631, 0.145)
 """Chance of Hard, Good, Easy when a review succeeds (fsrs-rs's simulator default)."""
 QUALITY_FOR_RATING = {1: 1, 2: 3, 3: 4, 4: 5}
