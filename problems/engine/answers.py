@@ -252,6 +252,9 @@ def _convert(value: float, unit_text: str, part_unit: UnitSpec, cleaned: str) ->
             typed = _unit_after_qualifiers(unit_text)
         except ParseError:
             raise ParseError(f"'{cleaned}': this part asks for {asked}, not {unit_text}.") from None
+        for synonym in synonyms.units:
+            if typed.dimensions == synonym.dimensions:
+                return _finite(value * typed.factor / synonym.factor, cleaned)
         raise ParseError(f"'{cleaned}' is {typed.phrase}, but this part asks for {asked}.")
     if part_unit.text in TIMES_SIGNS:
         _check_percent_comparison(value, unit_text, cleaned)

@@ -192,13 +192,16 @@ _SCALE_WORDS = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e1
 _TOKEN = re.compile(
     r"""\s*(?:
         (?P<op>/|\*|·|⋅)
-      | (?P<num>\d{1,13}(?:\.\d{1,6})?)(?:\s*(?P<numscale>[kKM])(?![A-Za-zµμ]))?
+      | (?P<num>(?:\d{1,3}(?:,\d{3}){1,4}|\d{1,13})(?:\.\d{1,6})?)
+        (?:\s*(?P<numscale>[kKM])(?![A-Za-zµμ]))?
       | (?P<name>[A-Za-zµμ]+|\$|%)
         (?:\s*(?:\^|\*\*)\s*(?P<exp>[-+−]?\d)|(?P<sup>[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]))?
     )""",
     re.VERBOSE,
 )
 _NUMBER_SCALES = {"k": 1e3, "K": 1e3, "M": 1e6}
+# "per", and "a"/"an" between two units as in "$2.50 an hour", "45 tokens a second".
+_PER_WORDS = re.compile(r"\bper\b|(?<=\S)\s*\ban?\s+(?=[A-Za-z$\d])")
 
 
 def parse_unit(text: str) -> UnitSpec:
@@ -218,7 +221,7 @@ def parse_unit(text: str) -> UnitSpec:
 
 @lru_cache(maxsize=2048)
 def _parse_unit_cached(text: str) -> UnitSpec:
-    source = re.sub(r"\bper\b", "/", text.strip())
+    source = _PER_WORDS.sub("/", text.strip())
     factor = 1.0
     exponents: dict[str, int] = {}
     position = 0
@@ -249,7 +252,8 @@ def _parse_unit_cached(text: str) -> UnitSpec:
             if scaled:
                 raise ParseError(f"'{text.strip()}' has two numbers in a row")
             if match["num"]:
-                scale = float(match["num"]) * _NUMBER_SCALES.get(match["numscale"] or "", 1.0)
+                number = float(match["num"].replace(",", ""))
+                scale = number * _NUMBER_SCALES.get(match["numscale"] or "", 1.0)
             elif letter_scale:
                 scale = _NUMBER_SCALES[name]
             else:
@@ -319,6 +323,8 @@ def _resolve_exact(name: str) -> tuple[float, Dimensions]:
     if found is None:
         raise ParseError(f"'{name}' is not a unit I know{_suggestion(name)}")
     prefix, unit, factor, dimensions = found
+    if _is_odd_time(prefix, unit, dimensions):
+        raise ParseError(f"'{name}' would mean {prefix}{unit}s{_suggestion(name)}")
     if _is_sub_unit_count(prefix, dimensions):
         upper = name[0].upper() + name[1:]
         suggestion = _suggestion(name) or f" (did you mean {upper}?)"
@@ -353,10 +359,17 @@ def _is_sub_unit_count(prefix: str, dimensions: Dimensions) -> bool:
     return prefix in _SUB_UNIT_PREFIXES and bool(_COUNTED & {d for d, _ in dimensions})
 
 
-def _is_meaningless(prefix: str, dimensions: Dimensions) -> bool:
-    """A spelling no one means: millibytes, or megaseconds ("MS" is ms in any case)."""
-    large = prefix not in _SUB_UNIT_PREFIXES and prefix != ""
-    return _is_sub_unit_count(prefix, dimensions) or (large and dimensions == (("[time]", 1),))
+def _is_odd_time(prefix: str, unit: str, dimensions: Dimensions) -> bool:
+    """Megaseconds, kilohours, millihours: no one means them ("Ms" and "MS" are milliseconds).
+    Only the second takes a prefix, and only one below one."""
+    if not prefix or dimensions != (("[time]", 1),):
+        return False
+    return unit != "second" or prefix not in _SUB_UNIT_PREFIXES
+
+
+def _is_meaningless(prefix: str, unit: str, dimensions: Dimensions) -> bool:
+    """A spelling no one means: millibytes, megaseconds."""
+    return _is_sub_unit_count(prefix, dimensions) or _is_odd_time(prefix, unit, dimensions)
 
 
 def _case_folded(name: str) -> tuple[tuple[float, Dimensions], ...]:
@@ -375,7 +388,7 @@ def _folds(name: str) -> list[tuple[tuple[float, Dimensions], str]]:
         if spelling == name:
             continue
         found = _lookup(spelling)
-        if found is None or _is_meaningless(found[0], found[3]):
+        if found is None or _is_meaningless(found[0], found[1], found[3]):
             continue  # a meaningless spelling such as millitokens
         factor, dimensions = found[2], found[3]
         entry = meanings.setdefault((f"{factor:.12g}", dimensions), ((factor, dimensions), []))
