@@ -378,7 +378,7 @@ def reading_hint(text: str, unit: UnitSpec, accepts: Callable[[float], bool]) ->
                 return (
                     f"'{typed}' is read in {unit.text}, the unit of this part, but it looks like "
                     f"it is in {smaller.text}: {typed} {smaller.text} is {shown} {unit.text}. "
-                    f"Type {shown}, or write the unit ('{typed} {smaller.text}') {NO_ATTEMPT}."
+                    f"Type {shown}, or {typed} {smaller.text} {NO_ATTEMPT}."
                 )
     return None
 

@@ -2,8 +2,11 @@
 types is read as the key, or gets a hint that costs no attempt (status parse_error)."""
 
 import dataclasses
+import re
+from pathlib import Path
 
 import pytest
+import yaml
 
 from problems.engine import (
     ParseError,
@@ -308,3 +311,14 @@ def test_a_bad_synonym_is_refused_with_its_path(unit, synonyms, path, message):
         load_scenario(_scenario(_part(unit=unit, synonyms=synonyms)))
     errors = {error.path: error.message for error in caught.value.errors}
     assert path in errors and errors[path].startswith(message), errors
+
+
+def test_the_synonyms_example_in_format_md_reads_what_its_comments_say():
+    text = (Path(__file__).resolve().parents[2] / "problems" / "engine" / "FORMAT.md").read_text()
+    block = text.split("## Answers", 1)[1].split("```yaml\n", 1)[1].split("```", 1)[0]
+    parts = yaml.safe_load(block)
+    assert len(parts) == 3
+    for line, part in zip(re.findall(r"synonyms: .*", block), parts, strict=True):
+        scenario = load_scenario(_scenario(_part(unit=part["unit"], synonyms=part["synonyms"])))
+        for typed in re.findall(r'"([^"]+)"', line.partition("#")[2]):
+            assert parse_answer(typed, scenario.part("p").unit) > 0, typed
