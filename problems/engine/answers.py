@@ -85,7 +85,7 @@ _BAD_COMMA = re.compile(r"\d,(?!\d{3}(?:\D|$))|,\d{3}\d")
 class Reading:
     """A typed answer as read: its `value` in the part's unit, and whether it was `bare` (a number
     with no unit, scale word or currency sign, read in the part's unit only because nothing
-    else was written) or `percent` (a number with a % sign and nothing else)."""
+    else was written) or `percent` (a number with "%", "percent" or "pct" and nothing else)."""
 
     value: float
     bare: bool
@@ -142,7 +142,8 @@ def read_answer_text(text: str, unit: UnitSpec | str) -> Reading:
         value = _scaled_count(value, _scale(match), part_unit, cleaned)
     bare = not unit_text.strip() and not _scale(match)
     converted = _convert(value, unit_text.strip(), part_unit, cleaned)
-    return Reading(converted, bare=bare, percent=not _scale(match) and unit_text.strip() == "%")
+    percent = not _scale(match) and unit_text.strip().lower() in {"%", "percent", "pct"}
+    return Reading(converted, bare=bare, percent=percent)
 
 
 _LEADING_NOUN = re.compile(
@@ -343,13 +344,17 @@ def _asked(part_unit: UnitSpec) -> str:
 NO_ATTEMPT = "(this cost you no attempt)"
 
 
-def reading_hint(text: str, unit: UnitSpec, accepts: Callable[[float], bool]) -> str | None:
+def reading_hint(
+    text: str, reading: Reading, unit: UnitSpec, accepts: Callable[[float], bool]
+) -> str | None:
     """A hint for an answer that `accepts` refuses as read but would accept read another way
-    the learner plausibly meant, or None. `text` must parse (see `parse_answer`); `accepts`
-    tells whether a value in the part's unit is correct.
+    the learner plausibly meant, or None. `reading` is `text` as read in `unit`
+    (`read_answer_text`); `accepts` tells whether a value in the part's unit is correct.
 
     - A bare fraction in a percentage box (0.167 for 16.7%): right once multiplied by 100. A
-      number below 1 that is not is graded as the percentage it says (0.5 is 0.5%).
+      number below 1 that is not is graded as the percentage it says (0.5 is 0.5%). The other
+      way round, a bare percentage in a box for a plain number (60 for an acceptance rate of
+      0.6).
     - A percentage in a box for a factor ("20%" for a speed-up): the factor it means (1.2×).
     - A bare number in a unit with a prefix (Mtok, TFLOP, GB, KiB) that is right in one of the
       smaller units of the same kind (4,010,000 tokens for 4.01 Mtok; 1.63e14 FLOP for 163
@@ -357,7 +362,6 @@ def reading_hint(text: str, unit: UnitSpec, accepts: Callable[[float], bool]) ->
 
     The caller decides whether the answer is a known mistake instead (which is graded).
     """
-    reading = read_answer_text(text, unit)
     value = reading.value
     if accepts(value):
         return None
@@ -367,6 +371,13 @@ def reading_hint(text: str, unit: UnitSpec, accepts: Callable[[float], bool]) ->
         return (
             f"'{typed}' looks like a fraction, but this part asks for a percentage: {typed} is "
             f"{as_percent}%. Type {as_percent} or {as_percent}% {NO_ATTEMPT}."
+        )
+    plain = not unit.text and not unit.noun
+    if plain and reading.bare and 1 < abs(value) <= 100 and accepts(value / 100):
+        as_fraction = _written(value / 100)
+        return (
+            f"'{typed}' looks like a percentage, but this part asks for a plain number: {typed}% "
+            f"is {as_fraction}. Type {as_fraction} or {typed}% {NO_ATTEMPT}."
         )
     if unit.text in TIMES_SIGNS and reading.percent:
         return _factor_hint(typed, value)

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .answers import parse_answer, reading_hint
+from .answers import read_answer_text, reading_hint
 from .errors import FormulaError, ParseError
 from .numbers import (
     as_number,
@@ -218,10 +218,11 @@ def read_answer(variant: "Variant", part_key: str, text: str) -> float:
     an answer is pointed out and costs nothing. A mock reads each answer with this when it is
     recorded, so the hint comes at once there too."""
     part = variant.scenario.part(part_key)
-    value = parse_answer(text, part.unit)
+    reading = read_answer_text(text, part.unit)
+    value = reading.value
     key_base = variant.answer_values[part.key]
     key = part.unit.from_base(key_base)
-    hint = reading_hint(text, part.unit, lambda typed: part.tolerance.accepts(typed, key))
+    hint = reading_hint(text, reading, part.unit, lambda typed: part.tolerance.accepts(typed, key))
     if hint is None:
         return value
     # A bare fraction in a percentage box is the fraction-vs-percent mix-up's very value: the

@@ -305,9 +305,10 @@ def _resolve_name(name: str) -> tuple[float, Dimensions]:
     """The size in base units and the dimensions of one unit name ("GB", "tokens", "MTok").
 
     A name in the wrong case is read as the one unit whose spelling it matches in any case
-    ("MTok" and "mtok" are Mtok, "KW" is kW, "TOKENS" tokens), and refused when the spellings
-    it matches mean different things: "mb" could be MB or Mb, "MS" ms or Ms, "Kb" kb or kB.
-    So bits and bytes stay apart, and so do milli- and mega-.
+    ("MTok" and "mtok" are Mtok, "KW" is kW, "MS" ms), leaving out spellings no one means
+    (millitokens, megaseconds), and refused when the spellings it matches mean different
+    things: "mb" could be MB or Mb, "Kb" kb or kB, "mw" mW or MW. So bits and bytes stay apart,
+    and so do milli- and mega- wherever both make sense.
     """
     try:
         return _resolve_exact(name)
@@ -528,7 +529,7 @@ _NOUN_SYNONYM = re.compile(r"^[A-Za-z][A-Za-z0-9]*(?:[ -][A-Za-z0-9]+){0,3}$")
 
 @dataclass(frozen=True)
 class Synonyms:
-    """A part unit's synonyms, sorted: counted nouns ("seqs", "GPU-h", "experts"), each read as
+    """A part unit's synonyms, sorted into counted nouns ("seqs", "GPU-h", "experts"), each read as
     one of the part's unit, and units of another dimension ("$/1k req" for a part in $ that asks
     what 1,000 requests cost), each of which is one of the part's unit."""
 

@@ -176,6 +176,20 @@ def test_a_number_under_one_in_a_percentage_box_is_a_fraction_only_when_it_is_ri
         assert "fraction" not in under_one_percent.message
 
 
+def test_a_percentage_in_a_box_for_a_fraction_is_a_hint():
+    for seed in SEEDS:
+        variant = bank_variant(10, "small-batch-helps", seed)  # an acceptance rate, 0 to 1
+        percentage = f"{variant.answer('break_even') * 100:.4g}"
+        hint = grade_part(variant, "break_even", percentage)
+        assert hint.status == "parse_error"
+        assert hint.message.startswith(f"'{percentage}' looks like a percentage, but this part")
+        assert grade_part(variant, "break_even", percentage + "%").status == "correct"
+        # A count in a plain box is never read as a percentage.
+        experts = bank_variant(23, "expert-parallel", seed)
+        hundredfold = f"{experts.answer('distinct_experts') * 100:.4g}"
+        assert grade_part(experts, "distinct_experts", hundredfold).status == "incorrect"
+
+
 @pytest.mark.parametrize(
     ("typed", "unit", "expected"),
     [
