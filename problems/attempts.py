@@ -21,8 +21,8 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from problems.engine import Variant, parse_answer, solution_texts
-from problems.engine.grading import PARSE_ERROR
+from problems.engine import Variant, solution_texts
+from problems.engine.grading import PARSE_ERROR, read_answer
 from problems.engine.variant import VariantPart
 from problems.models import Attempt, PartAnswer, Problem
 from problems.variants import attempt_variant
@@ -199,12 +199,13 @@ def record_typed(
     attempt: Attempt, part_key: str, text: str, variant: Variant | None = None
 ) -> PartAnswer | None:
     """Keep the text typed for one part, to be graded with the others later (a mock grades the
-    whole attempt at its end, so errors carried forward count). The text is read now so an
-    unreadable answer is pointed out at once: raises `ParseError` then, and stores nothing.
-    Returns the row, or None when the part was recorded already."""
+    whole attempt at its end, so errors carried forward count). The text is read now, as the
+    grader reads it, so an unreadable answer, or one written in a way the part does not read
+    (a fraction in a percentage box), is pointed out at once: raises `ParseError` then, and
+    stores nothing. Returns the row, or None when the part was recorded already."""
     variant = variant or attempt_variant(attempt)
     text = typed_text(text)
-    value = parse_answer(text, variant.scenario.part(part_key).unit)
+    value = read_answer(variant, part_key, text)
     try:
         with transaction.atomic():
             return PartAnswer.objects.create(

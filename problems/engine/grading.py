@@ -2,7 +2,10 @@
 forward.
 
 Order of judgement for one part:
-1. The answer is parsed (`ParseError` -> status "parse_error", score 0, no attempt charged).
+1. The answer is read (`read_answer`): an unreadable answer, or one that is right but written in
+   a way the part does not read (`answers.reading_hint`: a fraction in a percentage box, tokens
+   in a box in Mtok) and is no known mistake, is status "parse_error", score 0, no attempt
+   charged.
 2. Within tolerance of the key -> "correct".
 3. The part builds on earlier parts the learner got wrong: within tolerance of the key
    recomputed with the learner's own earlier values -> "correct", `carried_forward` set, and the
@@ -20,13 +23,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .answers import parse_answer
+from .answers import read_answer_text, reading_hint
 from .errors import FormulaError, ParseError
 from .numbers import (
     as_number,
     format_number,
     round_down_significant,
-    round_significant,
     round_up_significant,
 )
 from .templates import with_unit
@@ -123,7 +125,7 @@ def grade_part(
         )
 
     try:
-        value = parse_answer(text, unit)
+        value = read_answer(variant, part.key, text)
     except ParseError as error:
         return result(PARSE_ERROR, 0.0, None, error.message, None)
     digits = _digits(key, width)
@@ -133,17 +135,6 @@ def grade_part(
     if tolerance.accepts(value, key):
         return result(
             CORRECT, 1.0, None, f"Correct: {shown}. The key is {key_shown}; {accepted}.", value
-        )
-    if unit.is_percent and _typed_a_fraction(text, value, key, tolerance):
-        typed = " ".join(text.split())
-        as_percent = format_number(as_number(round_significant(value * 100, 6)))
-        return result(
-            PARSE_ERROR,
-            0.0,
-            None,
-            f"'{typed}' looks like a fraction, but this part asks for a percentage: {typed} is "
-            f"{as_percent}%. Type {as_percent} or {as_percent}% (this cost you no attempt).",
-            None,
         )
     note = ""
     if "iB" in unit.text and _DECIMAL_KB.search(text):
@@ -221,12 +212,27 @@ def grade_part(
 _DECIMAL_KB = re.compile(r"(?<![A-Za-z])KB(?![A-Za-z])")
 
 
-def _typed_a_fraction(text: str, value: float, key: float, tolerance: Tolerance) -> bool:
-    """A bare number typed into a percentage box that reads as a fraction (0.167 for 16.7%):
-    below 1 where the key is at least 1%, or right once multiplied by 100."""
-    if "%" in text or "percent" in text.lower():
-        return False
-    return (0 < abs(value) < 1 <= abs(key)) or tolerance.accepts(value * 100, key)
+def read_answer(variant: "Variant", part_key: str, text: str) -> float:
+    """The value of `text` typed for part `part_key` [part unit], or `ParseError` when it cannot
+    be read, or is right only read another way (`reading_hint`) and is no known mistake: such
+    an answer is pointed out and costs nothing. A mock reads each answer with this when it is
+    recorded, so the hint comes at once there too."""
+    part = variant.scenario.part(part_key)
+    reading = read_answer_text(text, part.unit)
+    value = reading.value
+    key_base = variant.answer_values[part.key]
+    key = part.unit.from_base(key_base)
+    hint = reading_hint(text, reading, part.unit, lambda typed: part.tolerance.accepts(typed, key))
+    if hint is None:
+        return value
+    # A bare fraction in a percentage box is the fraction-vs-percent mix-up's very value: the
+    # hint is for it. Elsewhere a known mistake is graded as one, not hinted at.
+    width = part.tolerance.half_width(key)
+    if part.unit.is_percent or not _match_misconception(
+        part, variant, variant.env, key_base, value, key, width
+    ):
+        raise ParseError(hint)
+    return value
 
 
 def grade_answers(variant: "Variant", answers: Mapping[str, str]) -> dict[str, GradeResult]:

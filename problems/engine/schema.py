@@ -8,6 +8,7 @@ problems/engine/FORMAT.md.
 """
 
 import copy
+import dataclasses
 import hashlib
 import json
 import keyword
@@ -28,7 +29,7 @@ from .params import Param, decimal_of
 from .solution import SOLUTION_FIELDS, Solution, compile_solution, with_problem_texts
 from .templates import Template, compile_template
 from .tolerance import Partial, Tolerance
-from .units import UnitSpec, display_unit
+from .units import MAX_SYNONYMS, UnitSpec, display_unit, synonym_error
 
 MAX_YAML_BYTES = 256 * 1024
 MAX_NODES = 20_000
@@ -79,6 +80,7 @@ PART_FIELDS = (
     "key",
     "prompt",
     "unit",
+    "synonyms",
     "answer",
     "tolerance",
     "partial",
@@ -1131,6 +1133,8 @@ def _compile_parts(
         if prompt is not None:
             _only_visible(prompt, visible, origins, join(part_path, "prompt"), check)
         unit = check.unit(fields_.get("unit", ""), join(part_path, "unit"))
+        if "synonyms" in fields_:
+            unit = _with_synonyms(unit, fields_["synonyms"], join(part_path, "synonyms"), check)
         answer = check.formula(
             fields_.get("answer"), join(part_path, "answer"), {**names, **answers}, catalogue
         )
@@ -1178,6 +1182,24 @@ def _compile_parts(
             )
         )
     return parts
+
+
+def _with_synonyms(unit: UnitSpec, raw: Any, path: str, check: _Checker) -> UnitSpec:
+    """The part's unit with the other ways a learner may write it (see `synonym_error`)."""
+    if not isinstance(raw, list):
+        check.error(path, f"must be a list of nouns or units, got {_type_name(raw)}")
+        return unit
+    if len(raw) > MAX_SYNONYMS:
+        check.error(path, f"has more than {MAX_SYNONYMS} synonyms")
+        return unit
+    good: list[str] = []
+    for index, synonym in enumerate(raw):
+        message = synonym_error(unit, synonym, tuple(good))
+        if message is not None:
+            check.error(f"{path}[{index}]", message)
+        else:
+            good.append(synonym.strip())
+    return dataclasses.replace(unit, synonyms=tuple(good))
 
 
 def _uses(

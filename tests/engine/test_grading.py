@@ -212,9 +212,12 @@ def test_a_fraction_typed_into_a_percentage_box_is_a_hint_that_costs_nothing():
     hint = grade_part(variant, "full", fraction)
     assert (hint.status, hint.score) == ("parse_error", 0.0)
     assert hint.message.startswith(f"'{fraction}' looks like a fraction, but this part asks")
-    # Any fraction below 1 where the key is a percentage of at least 1: a wrong one too, since
-    # the hint only converts what was typed.
-    assert grade_part(variant, "full", "0.5").status == "parse_error"
+    # A number below 1 that is not right as a fraction is a percentage under 1%, and is graded
+    # as one: it is not called a fraction.
+    under_one_percent = grade_part(variant, "full", "0.5")
+    assert under_one_percent.status == "incorrect"
+    assert "fraction" not in under_one_percent.message
+    assert under_one_percent.message.startswith("Not correct: 0.5%.")
     # With a % sign it is graded, and the automatic fraction/percent mix-up names it.
     typed = grade_part(variant, "full", fraction + "%")
     assert (typed.status, typed.misconception) == ("incorrect", "fraction-vs-percent")

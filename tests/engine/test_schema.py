@@ -171,7 +171,7 @@ def test_parameter_spaces_are_checked():
         ),
         "two spaces": ({"int": [1, 2], "values": [1]}, "must give exactly one space"),
         "int with a fraction": ({"int": [1, 2.5]}, "must be whole numbers"),
-        "unknown unit": ({"int": [1, 2], "unit": "GIB"}, "did you mean GiB?"),
+        "unknown unit": ({"int": [1, 2], "unit": "GIB"}, "did you mean GiB or Gib?"),
         "text in values": ({"values": [1, "two"]}, "must be a number, got text"),
     }
     for name, (space, message) in cases.items():

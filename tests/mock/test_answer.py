@@ -1,5 +1,6 @@
 import threading
 from datetime import timedelta
+from html import unescape
 
 import pytest
 from django.utils import timezone
@@ -75,6 +76,20 @@ def test_it_shows_a_parse_error_inline_and_records_nothing(mocking):
     # It cost nothing: the part can still be answered.
     answer(mocking, mock, 1, key, "320 KiB", headers=HX)
     assert PartAnswer.objects.get().text == "320 KiB"
+
+
+def test_it_points_out_a_number_right_in_another_unit_and_records_nothing(mocking):
+    mock = start(mocking)
+    _, variant, _ = _first_part(mock)
+    in_bytes = f"{variant.answer('kv_total') * 1e12:.6g}"  # kv_total is asked in TB
+    html = unescape(answer(mocking, mock, 1, "kv_total", in_bytes, headers=HX).content.decode())
+    read_as = f"'{in_bytes}' is read in TB, the unit of this part, but it looks like it is in B"
+    assert read_as in html
+    assert "(this cost you no attempt)" in html and "Nothing was recorded" in html
+    assert not PartAnswer.objects.exists()
+    # It cost nothing: the part is recorded once the unit is written.
+    answer(mocking, mock, 1, "kv_total", f"{in_bytes} B", headers=HX)
+    assert PartAnswer.objects.get().text == f"{in_bytes} B"
 
 
 def test_it_shows_a_parse_error_in_the_page_without_javascript(mocking):

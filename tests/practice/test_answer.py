@@ -108,6 +108,27 @@ def test_it_refuses_a_parse_error_and_costs_nothing(practising):
     assert 'value="3.2 ms"' in html
 
 
+def test_it_points_out_a_number_right_in_another_unit_and_charges_nothing(practising):
+    attempt = open_attempt_of(practising)
+    variant = variant_of(attempt.version, attempt.seed)
+    answers = right_answers(attempt)
+    # kv_total is asked in TB; the learner typed the number of bytes, without the unit.
+    in_bytes = f"{variant.answer('kv_total') * 1e12:.6g}"
+    answers["part-kv_total"] = in_bytes
+    html = unescape(_post(practising, attempt, answers).content.decode())
+    read_as = f"'{in_bytes}' is read in TB, the unit of this part, but it looks like it is in B"
+    assert read_as in html
+    assert "(this cost you no attempt)" in html and "Nothing was recorded" in html
+    assert Review.objects.count() == 0 and PartAnswer.objects.count() == 0
+    attempt.refresh_from_db()
+    assert attempt.submitted_at is None
+    # With its unit written, the same number is right.
+    answers["part-kv_total"] = f"{in_bytes} B"
+    _post(practising, attempt, answers)
+    assert PartAnswer.objects.get(part_key="kv_total").status == "correct"
+    assert Review.objects.get().score == 1
+
+
 def test_it_counts_blank_parts_as_no_answer(practising):
     attempt = open_attempt_of(practising)
     response = _post(practising, attempt, {})
