@@ -8,10 +8,11 @@ from datetime import datetime
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Q
 
 from problems import attempts
 from problems.engine import EngineError
-from problems.models import Attempt
+from problems.models import Attempt, Problem
 from trainer.practice.changes import learner_changed
 from trainer.practice.models import Card, Review
 from trainer.practice.services.profiles import (
@@ -20,7 +21,7 @@ from trainer.practice.services.profiles import (
     get_profile,
     scheduler_for,
 )
-from trainer.practice.services.queue import own_problem, pick_version, settle_pending
+from trainer.practice.services.queue import own_problem, pick_version
 from trainer.practice.services.scheduling import is_lapse, reschedule
 from trainer.srs import CardState, Scheduler, review_quality
 
@@ -80,12 +81,11 @@ def submit(user: User, attempt_id: int, answers: dict[str, str], now: datetime) 
         if attempt.purpose == Attempt.Purpose.FREE:
             return Submission(attempt, parts=graded.parts)
         problem = attempt.version.scenario.problem
-        card = Card.objects.select_for_update().filter(user=user, problem=problem).first()
+        card = _card_to_review(user, problem)
         review = None
         if card is not None:
             card.user = user  # its owner, as filtered: apply_review need not load it again
             card.problem = problem
-            settle_pending(user, keep=card.pk)
             review = apply_review(
                 card,
                 attempt,
@@ -111,6 +111,21 @@ def _attempt_to_answer(user: User, attempt_id: int) -> Attempt | None:
         .filter(pk=attempt_id, user=user)
         .first()
     )
+
+
+def _card_to_review(user: User, problem: Problem) -> Card | None:
+    """The learner's card of `problem`, locked. Graded answers of other cards still waiting for
+    a rating keep their automatic grade: the learner moved on (read in the same statement, as
+    there is rarely one, and put away)."""
+    cards = list(
+        Card.objects.select_for_update(of=("self",)).filter(
+            Q(problem=problem) | Q(open_attempt__submitted_at__isnull=False), user=user
+        )
+    )
+    waiting = [card.pk for card in cards if card.problem_id != problem.pk]
+    if waiting:
+        Card.objects.filter(pk__in=waiting).update(open_attempt=None)
+    return next((card for card in cards if card.problem_id == problem.pk), None)
 
 
 def _kind_of(card: Card, before: CardState, scheduler: Scheduler, now: datetime) -> str:
@@ -182,4 +197,6 @@ def another_variant(user: User, number: int, now: datetime) -> Attempt:
     """A new variant of problem `number` that never touches the schedule: graded and shown
     like practice, but no review and no change to the card (Attempt purpose "free")."""
     problem = own_problem(number)
-    return attempts.draw(user.pk, pick_version(user.pk, problem), Attempt.Purpose.FREE, now)
+    last = Card.objects.filter(user=user, problem=problem).values_list("last_version", flat=True)
+    version = pick_version(problem, last.first())
+    return attempts.draw(user.pk, version, Attempt.Purpose.FREE, now)

@@ -14,7 +14,7 @@ from typing import Any, cast
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Count, F, Subquery
+from django.db.models import Count, F
 
 from problems import attempts
 from problems.models import Attempt, Problem, ScenarioVersion
@@ -212,8 +212,9 @@ def practice_queue(user: User, profile: LearnerProfile, now: datetime) -> Practi
         recent_keys=[review["card_id"] for review in latest],
     )
     shown = _card_on_screen(active) or (cast(int, queue.keys[0]) if queue.keys else None)
+    drawn = {card["id"] for card in active if card["open_attempt_id"] is not None}
     return PracticeScreen(
-        card=_card_shown(shown) if shown is not None else None,
+        card=_card_shown(shown, shown in drawn) if shown is not None else None,
         due_total=queue.due_total,
         new_left=len(queue.new_keys),
         redrills=len(queue.redrill_keys),
@@ -248,44 +249,36 @@ def _card_on_screen(cards: Sequence[Mapping[str, Any]]) -> int | None:
     return cast(int, max(drawn, key=lambda card: card["started_at"])["id"]) if drawn else None
 
 
-def _card_shown(card_id: int) -> Card:
+def _card_shown(card_id: int, drawn: bool) -> Card:
     """The card on screen with what the question needs: its problem (without its long texts)
-    and its open attempt with its version (without its definition, which only compiling a
-    version the process has not compiled yet reads)."""
-    return (
-        Card.objects.select_related("problem", "open_attempt__version")
-        .defer(*(f"problem__{name}" for name in PROBLEM_LONG_TEXTS))
-        .defer("open_attempt__version__definition")
-        .get(pk=card_id)
+    and, if a question is `drawn`, its open attempt with its version (without its definition,
+    which only compiling a version the process has not compiled yet reads)."""
+    cards = Card.objects.select_related("problem").defer(
+        *(f"problem__{name}" for name in PROBLEM_LONG_TEXTS)
     )
+    if drawn:
+        cards = cards.select_related("open_attempt__version").defer(
+            "open_attempt__version__definition"
+        )
+    return cards.get(pk=card_id)
 
 
 # Drawing a variant for a card.
 
 
-def pick_version(user_id: int, problem: Problem) -> ScenarioVersion:
-    """A published version of one of the problem's scenarios, a different scenario from last
-    time when there is a choice, so a learner meets every setting of the problem. One query
-    reads the published versions with the learner's last one; a version's definition is read
-    only when the process has not compiled it yet (`problems.variants`)."""
-    last = (
-        Attempt.objects.filter(user_id=user_id, version__scenario__problem_id=problem.pk)
-        .order_by("-started_at")
-        .values("version_id")[:1]
-    )
+def pick_version(problem: Problem, last_version_id: int | None = None) -> ScenarioVersion:
+    """A published version of one of the problem's scenarios, another than `last_version_id`
+    (the card's last draw) when there is a choice, so a learner meets every setting of the
+    problem. A version's definition is read only when the process has not compiled it yet
+    (`problems.variants`)."""
     versions = list(
         ScenarioVersion.objects.published()
         .filter(scenario__problem_id=problem.pk)
-        .select_related("scenario")
-        .defer("definition")
-        .annotate(last_drawn=Subquery(last))
+        .only("id", "scenario_id", "number", "content_hash")
     )
     if not versions:
         raise PracticeError(f"Problem {problem.number} has no published scenario yet.")
-    last_drawn = versions[0].last_drawn
-    version = random.choice([v for v in versions if v.pk != last_drawn] or versions)
-    version.scenario.problem = problem
-    return version
+    return random.choice([v for v in versions if v.pk != last_version_id] or versions)
 
 
 def open_attempt(card: Card, now: datetime) -> Attempt:
@@ -293,10 +286,10 @@ def open_attempt(card: Card, now: datetime) -> Attempt:
     attempt = card.open_attempt
     if attempt is not None and attempt.submitted_at is None:
         return attempt
-    version = pick_version(card.user_id, card.problem)
+    version = pick_version(card.problem, card.last_version_id)
     attempt = attempts.draw(card.user_id, version, Attempt.Purpose.PRACTICE, now)
-    Card.objects.filter(pk=card.pk).update(open_attempt=attempt)
-    card.open_attempt = attempt
+    Card.objects.filter(pk=card.pk).update(open_attempt=attempt, last_version=version)
+    card.open_attempt, card.last_version = attempt, version
     return attempt
 
 

@@ -21,7 +21,6 @@ from trainer.practice.services.profiles import (
     get_profile,
     scheduler_for,
 )
-from trainer.practice.services.queue import PROBLEM_LONG_TEXTS
 from trainer.practice.services.scheduling import (
     due_with_interview,
     is_lapse,
@@ -47,12 +46,10 @@ def _parse_rating(rating: str | int | None) -> SelfRating:
 
 
 def _own_review_for_update(user: User, review_id: int) -> Review:
-    """The learner's review with its card, both rows locked in one statement, and the card's
-    problem (for its expected time) without its long texts."""
+    """The learner's review with its card, both rows locked in one statement."""
     review = (
         Review.objects.select_for_update(of=("self", "card"))
-        .select_related("card__problem")
-        .defer(*(f"card__problem__{name}" for name in PROBLEM_LONG_TEXTS))
+        .select_related("card")
         .filter(pk=review_id, user=user)
         .first()
     )
