@@ -18,8 +18,8 @@ an attempt is made, graded, stored and shown the same way wherever it was typed.
 """
 
 import re
-from dataclasses import dataclass, field
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
