@@ -12,9 +12,11 @@ Run: .venv/bin/python bench/scale.py [--sizes 1000 10000] [--sample 40] [--keep]
    Django's test client with the production settings (DEBUG=0; the cache in the process): GET
    /practice/, POST the right answers as htmx does, POST Good, GET / (the dashboard). A few
    learners first warm the process. Per request: the CPU of this process and of the database
-   backend serving it (/proc/<pid>/schedstat), medians; the statements run; and every statement
-   of one round EXPLAINed, with any sequential scan named (a scan of the reviews, attempts or
-   their parts would grow with the database).
+   backend serving it (/proc/<pid>/schedstat), medians, also as a multiple of a bare view's
+   (GET /bench/bare/, timed in every round: the two sizes are measured half an hour apart on a
+   shared machine); the statements run; and every statement of one round EXPLAINed, with any
+   sequential scan named (a scan of the reviews, attempts or their parts would grow with the
+   database).
 4. The database is dropped at the end (`--keep` keeps it).
 """
 
@@ -29,6 +31,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 REQUESTS = ("GET /practice/", "POST answer", "POST rate", "GET / (dashboard)")
+# A view that answers "ok" through the same middleware (bench/load/urls.py), timed in every round:
+# what the machine's load does to a request, so two sizes measured minutes apart compare.
+BARE = "GET /bench/bare/"
 # The tables that grow with the learners' history: no request may scan them whole.
 GROWING = ("practice_review", "problems_attempt", "problems_partanswer", "practice_card")
 
@@ -351,6 +356,7 @@ def one_round(client, user, record):
     review = Review.objects.get(attempt_id=attempt_id)
     record(REQUESTS[2], client.post, f"/practice/reviews/{review.pk}/rate/", {"rating": "3"})
     record(REQUESTS[3], client.get, "/")
+    record(BARE, client.get, "/bench/bare/")
 
 
 def measure(learners, sample):
@@ -369,7 +375,7 @@ def measure(learners, sample):
     step = max(1, learners // (sample + 5))
     chosen = list(User.objects.filter(username__startswith="scale").order_by("id")[::step])
     warm, timed = chosen[:5], chosen[5 : 5 + sample]
-    samples = {name: [] for name in REQUESTS}
+    samples = {name: [] for name in (*REQUESTS, BARE)}
 
     def timing(name, request, *args, **kwargs):
         cpu, backend = time.process_time(), clock.read()
@@ -401,8 +407,10 @@ def measure(learners, sample):
 
     one_round(client, chosen[-1], counting)
     scans = sequential_scans(sql for name in REQUESTS for sql in statements[name])
+    cpu = {name: statistics.median(values) for name, values in samples.items()}
     return {
-        "cpu": {name: statistics.median(values) for name, values in samples.items()},
+        "cpu": cpu,
+        "relative": {name: cpu[name] / cpu[BARE] for name in REQUESTS},
         "statements": counts,
         "sequential scans": scans,
         "learners measured": len(timed),
@@ -438,14 +446,22 @@ def main():
         for name in REQUESTS:
             print(
                 f"  {name:<20} {figures['cpu'][name]:6.2f} ms  "
+                f"{figures['relative'][name]:5.2f} x the bare view  "
                 f"{figures['statements'][name]:>2} statements"
             )
+        print(f"  {BARE:<20} {figures['cpu'][BARE]:6.2f} ms")
         print(f"  sequential scans of growing tables: {figures['sequential scans'] or 'none'}")
     if len(results) > 1:
         small, large = results[0], results[-1]
-        print(f"ratio {large['size']:,} / {small['size']:,} learners (CPU median):")
+        print(
+            f"ratio {large['size']:,} / {small['size']:,} learners: CPU median, and CPU median "
+            "as a multiple of the bare view's in the same run"
+        )
         for name in REQUESTS:
-            print(f"  {name:<20} {large['cpu'][name] / small['cpu'][name]:.2f}")
+            print(
+                f"  {name:<20} {large['cpu'][name] / small['cpu'][name]:.2f}   "
+                f"{large['relative'][name] / small['relative'][name]:.2f}"
+            )
     if options.json:
         Path(options.json).write_text(json.dumps(results, indent=1, default=str))
     if not options.keep:

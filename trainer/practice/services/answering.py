@@ -104,13 +104,15 @@ def _attempt_to_answer(user: User, attempt_id: int) -> Attempt | None:
     """The learner's attempt, its row alone locked, with its version (without its definition,
     which only compiling a version the process has not compiled yet reads), scenario and
     problem, and the learner's report on it (the result shows it)."""
-    return (
-        Attempt.objects.select_for_update(of=("self",))
-        .select_related("version__scenario__problem", "report")
-        .defer("version__definition")
-        .filter(pk=attempt_id, user=user)
-        .first()
-    )
+    try:
+        return (
+            Attempt.objects.select_for_update(of=("self",))
+            .select_related("version__scenario__problem", "report")
+            .defer("version__definition")
+            .get(pk=attempt_id, user=user)
+        )
+    except Attempt.DoesNotExist:
+        return None
 
 
 def _card_to_review(user: User, problem: Problem) -> Card | None:

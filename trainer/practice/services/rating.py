@@ -47,15 +47,14 @@ def _parse_rating(rating: str | int | None) -> SelfRating:
 
 def _own_review_for_update(user: User, review_id: int) -> Review:
     """The learner's review with its card, both rows locked in one statement."""
-    review = (
-        Review.objects.select_for_update(of=("self", "card"))
-        .select_related("card")
-        .filter(pk=review_id, user=user)
-        .first()
-    )
-    if review is None:
-        raise NotFound("This review does not exist.")
-    return review
+    try:
+        return (
+            Review.objects.select_for_update(of=("self", "card"))
+            .select_related("card")
+            .get(pk=review_id, user=user)
+        )
+    except Review.DoesNotExist:
+        raise NotFound("This review does not exist.") from None
 
 
 def awaiting_rating(review: Review) -> bool:
