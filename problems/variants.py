@@ -43,7 +43,7 @@ def compiled_scenario(
 
 def compile_published() -> int:
     """Compile every published version now, so that no learner's first draw from a version pays
-    for compiling it (about 8 ms each; 51 versions in the bank). Returns how many were compiled.
+    for compiling it. Returns how many were compiled.
     A definition that no longer compiles is logged and left to fail where it is drawn, as before.
     """
     compiled = 0
