@@ -173,7 +173,7 @@ def save_settings(user: User, form: ProfileForm) -> LearnerProfile:
     every card replayed from its log when the schedule depends on what changed."""
     with transaction.atomic():
         profile = form.save(commit=False)
-        profile.save(update_fields=form._meta.fields)
+        profile.save(update_fields=ProfileForm.Meta.fields)
         if set(form.changed_data) & set(RESCHEDULING_SETTINGS):
             recompute_cards(user)
         learner_changed(user.pk)
