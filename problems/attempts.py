@@ -1,20 +1,24 @@
-"""A learner's answers to a variant: grade them, store the grades, read them back, and show the
-worked solution. Practice, mock interviews and regrades all go through here, so an answer is
-graded, stored and shown the same way wherever it was typed.
+"""A learner's attempts at a variant: draw them, grade their answers, store the grades, read them
+back, and show the worked solution. Practice, mock interviews and regrades all go through here, so
+an attempt is made, graded, stored and shown the same way wherever it was typed.
 
+- `draw` and `draw_many` create attempts at versions, each with a new seed (a practice question,
+  another variant, the slots of a mock).
 - `grade` grades typed answers ({part key: text}) against the attempt's variant as a whole, so an
   error carried forward from an earlier part counts (see `problems.engine.grading`). A blank part
   is graded blank (score 0); an unreadable one is a parse error that the caller reports and that
   costs nothing.
-- `save_grades` writes one `PartAnswer` per part, creating or updating rows (a mock records the
-  typed text first and grades it at the end; a regrade updates rows in place), with one mapping
-  from a graded part to a row (`grade_fields`).
+- `submit` stores a first answer (a practice question: no part of it is stored yet) and marks
+  the attempt submitted; `save_grades` writes one `PartAnswer` per part, creating or updating
+  rows (a mock records the typed text first and grades it at the end; a regrade updates rows in
+  place); both map a graded part to a row with `grade_fields`.
 - `stored_outcomes` reads a submitted attempt's grades back, with its keys recomputed from the
   variant; `solution_context` is what a page needs to show the graded attempt and its worked
   solution (`worked_solution`, which an instructor's preview shows too).
 """
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -24,8 +28,8 @@ from django.db import IntegrityError, transaction
 from problems.engine import Variant, solution_texts
 from problems.engine.grading import PARSE_ERROR, read_answer
 from problems.engine.variant import VariantPart
-from problems.models import Attempt, PartAnswer, Problem
-from problems.variants import attempt_variant
+from problems.models import Attempt, PartAnswer, Problem, ScenarioVersion
+from problems.variants import attempt_variant, new_seed
 
 MAX_ELAPSED_SECONDS = 60 * 60
 """The longest time credited to one question [s]: a card left open overnight is not 14 hours of
@@ -124,6 +128,26 @@ def _unanswered(variant: Variant, part: VariantPart, text: str = "") -> PartOutc
     )
 
 
+def draw(user_id: int, version: ScenarioVersion, purpose: str, now: datetime) -> Attempt:
+    """A new attempt at `version` with a fresh seed, started `now`."""
+    return Attempt.objects.create(
+        user_id=user_id, version=version, seed=new_seed(), purpose=purpose, started_at=now
+    )
+
+
+def draw_many(
+    user_id: int, drawn: Sequence[tuple[ScenarioVersion, int]], purpose: str, now: datetime
+) -> list[Attempt]:
+    """New attempts at each (version, seed), in that order, started `now` (a mock chooses its
+    seeds so that no two of its slots are the same variant)."""
+    return Attempt.objects.bulk_create(
+        [
+            Attempt(user_id=user_id, version=version, seed=seed, purpose=purpose, started_at=now)
+            for version, seed in drawn
+        ]
+    )
+
+
 def typed_text(text: str | None) -> str:
     return (text or "").strip()[:MAX_TEXT]
 
@@ -166,12 +190,34 @@ def grade_fields(part: PartOutcome) -> dict[str, Any]:
     }
 
 
+def submit(attempt: Attempt, graded: GradedAttempt, submitted_at: datetime) -> None:
+    """Store the first answer to `attempt`: a row per part, its score, and when it was
+    submitted. The caller holds the transaction and the attempt's row lock, and has checked that
+    it is not submitted (so no part of it is stored yet)."""
+    PartAnswer.objects.bulk_create(
+        [
+            PartAnswer(attempt=attempt, part_key=part.key, text=part.text, **grade_fields(part))
+            for part in graded.parts
+        ]
+    )
+    attempt.score = graded.score
+    attempt.submitted_at = submitted_at
+    attempt.save(update_fields=["score", "submitted_at"])
+
+
+def submit_ungraded(attempt: Attempt, submitted_at: datetime) -> None:
+    """Close an attempt that cannot be graded (its version no longer compiles): it scores
+    nothing rather than holding up what it belongs to."""
+    attempt.score = 0.0
+    attempt.submitted_at = submitted_at
+    attempt.save(update_fields=["score", "submitted_at"])
+
+
 def save_grades(
     attempt: Attempt, graded: GradedAttempt, *, submitted_at: datetime | None = None
 ) -> None:
     """Store the grades of every part (creating or updating its row) and the attempt's score;
-    `submitted_at` also marks the attempt submitted. The caller holds the transaction. (A
-    practice answer is stored by `trainer.practice.services`, in two statements.)"""
+    `submitted_at` also marks the attempt submitted. The caller holds the transaction."""
     rows = {row.part_key: row for row in attempt.answers.all()}
     to_update, to_create = [], []
     for part in graded.parts:

@@ -119,6 +119,11 @@ def problem_fields(compiled: CompiledProblem) -> dict[str, Any]:
 def _upsert_problem(compiled: CompiledProblem, report: LoadReport) -> Problem:
     values = problem_fields(compiled)
     problem = Problem.objects.filter(number=compiled.number).first()
+    if problem is not None and not problem.is_builtin:
+        raise BankError(
+            f"problem {compiled.number} is an instructor's problem: give the bank file another "
+            "number"
+        )
     if problem is None:
         report.problems_created.append(compiled.number)
         return Problem.objects.create(number=compiled.number, is_builtin=True, **values)

@@ -17,9 +17,6 @@ logger = logging.getLogger(__name__)
 SEED_LIMIT = 2**53  # stays exact in JSON numbers
 CACHE_SIZE = 512
 _compiled: dict[tuple[int, str, int], Scenario] = {}
-# The versions drawn from, by (id, content hash), with their scenario and problem: a version
-# never changes once saved but for its status, which the caller reads from the database.
-_versions: dict[tuple[int, str], ScenarioVersion] = {}
 
 
 def compiled_scenario(
@@ -46,12 +43,11 @@ def compiled_scenario(
 
 def compile_published() -> int:
     """Compile every published version now, so that no learner's first draw from a version pays
-    for compiling it (about 8 ms each; 51 versions in the bank). Returns how many were compiled.
+    for compiling it. Returns how many were compiled.
     A definition that no longer compiles is logged and left to fail where it is drawn, as before.
     """
     compiled = 0
     for version in ScenarioVersion.objects.published().select_related("scenario__problem"):
-        _keep(version)
         try:
             compiled_scenario(version)
         except EngineError:
@@ -59,25 +55,6 @@ def compile_published() -> int:
         else:
             compiled += 1
     return compiled
-
-
-def _keep(version: ScenarioVersion) -> None:
-    if len(_versions) >= CACHE_SIZE:
-        _versions.pop(next(iter(_versions)), None)
-    _versions[version.pk, version.content_hash] = version
-
-
-def version_by_id(pk: int, content_hash: str) -> ScenarioVersion:
-    """The version `pk` with its scenario and problem, loaded once per process: for drawing a
-    new attempt from a version the caller has just read is published (a version published later
-    has a new id, so it is loaded then; the hash tells a reused id apart, as in a test database
-    rolled back). Its problem's texts are as they were when loaded: show the card's problem, not
-    this one's."""
-    version = _versions.get((pk, content_hash))
-    if version is None:
-        version = ScenarioVersion.objects.select_related("scenario__problem").get(pk=pk)
-        _keep(version)
-    return version
 
 
 def new_seed() -> int:

@@ -330,3 +330,43 @@ def test_a_learner_reports_a_variant_and_an_instructor_previews_it(
     keys = author.locator(".instructor-view")
     for part in variant.parts:
         expect(keys).to_contain_text(variant.key_text(part.key))
+
+
+def test_it_rates_and_undoes_across_a_switch_of_scheduler(open_page, two_problems):
+    browser = open_page(two_problems)
+    page = browser.page
+    page.set_viewport_size(WIDE)
+    page.goto("/practice/")
+    first = attempt_on_screen(page)
+    _answer(page, right_answers(first))
+
+    # The graded answer waits; the learner switches to FSRS in another tab and comes back.
+    page.goto("/practice/settings/")
+    page.select_option("select[name=scheduler]", "fsrs")
+    page.locator("form button[type=submit]", has_text="Save").click()
+    expect(page.locator(".messages")).to_contain_text("Saved")
+    page.goto("/practice/")
+    expect(page.locator(RATING)).to_be_visible()
+    _both_widths(browser, "20-rating-after-switch")
+
+    page.keyboard.press("2")  # Hard, rated under FSRS
+    expect(page.locator(QUESTION)).to_be_visible()
+    review = Review.objects.get(attempt=first)
+    assert review.self_rating == 2 and review.scheduler == "fsrs"
+
+    # Back to SM-2, then Ctrl+Z: the rating made under FSRS is taken back under SM-2.
+    page.goto("/practice/settings/")
+    page.select_option("select[name=scheduler]", "sm2")
+    page.locator("form button[type=submit]", has_text="Save").click()
+    expect(page.locator(".messages")).to_contain_text("Saved")
+    page.goto("/practice/")
+    expect(page.locator("[data-key=undo]")).to_be_visible()
+    page.locator("[data-key=undo]").click()
+    expect(page.locator(RATING)).to_be_visible()
+    expect(page.locator("#card")).to_contain_text(first.version.scenario.problem.title)
+    _both_widths(browser, "21-undone-after-switch")
+    review.refresh_from_db()
+    assert (
+        review.self_rating is None
+        and Card.objects.get(pk=review.card_id).state["scheduler"] == "sm2"
+    )

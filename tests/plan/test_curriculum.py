@@ -400,6 +400,15 @@ def add_problem_26(data):
     page_entry(data, 10)["problems"].append(26)
 
 
+def add_problem_26_to_two_pages(data):
+    add_problem_26(data)
+    page_entry(data, 9)["problems"].append(26)
+
+
+def add_problem_0(data):
+    page_entry(data, 1)["problems"].append(0)
+
+
 def drop_page_7(data):
     data["pages"] = [page for page in data["pages"] if page["number"] != 7]
 
@@ -488,7 +497,8 @@ def leave_out_a_block_goal(data):
 BROKEN = [
     (add_problem_21_to_page_4, "problem 21 is on pages 3 and 4; it must be on one"),
     (drop_problem_25, "problem 25 is on no page"),
-    (add_problem_26, "26 is not one of the course's problems 1–25"),
+    (add_problem_26_to_two_pages, "problem 26 is on pages 9 and 10; it must be on one"),
+    (add_problem_0, "pages[0].problems: 0 is not a problem number"),
     (drop_page_7, "page 7 is missing"),
     (drop_page_7, "block 4: page 7 does not exist"),
     (renumber_page_9_as_8, "page 8 appears 2 times"),
@@ -531,6 +541,17 @@ def test_an_unchanged_copy_is_accepted_and_equal(tmp_path):
     path = tmp_path / "curriculum.yaml"
     path.write_text(yaml.safe_dump(fresh_data(), allow_unicode=True), encoding="utf-8")
     assert read_curriculum(path) == load_curriculum()
+
+
+def test_a_problem_added_beyond_the_course_takes_its_page_and_place_in_the_plan(tmp_path):
+    data = fresh_data()
+    add_problem_26(data)
+    path = tmp_path / "curriculum.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    curriculum = read_curriculum(path)
+    assert curriculum.page_of_problem(26).number == 10
+    order = curriculum.problems_in_plan_order()
+    assert sorted(order) == list(range(1, 27)) and order.index(26) > order.index(24)
 
 
 def test_it_lists_every_fault_at_once():

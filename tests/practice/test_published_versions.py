@@ -38,7 +38,7 @@ def test_a_version_published_later_is_drawn_from_at_once(practising, carded):
     )
     assert new.pk in published and old.pk not in published
     for _ in range(5):
-        assert services.pick_version(carded.pk, problem).pk in published
+        assert services.pick_version(problem).pk in published
     card = services.practice_now(carded, problem.number, timezone.now())
     drawn = card.open_attempt
     assert drawn.pk != attempt.pk and drawn.version_id in published
@@ -52,4 +52,4 @@ def test_a_problem_without_a_published_version_cannot_be_drawn(practising, carde
         status=ScenarioVersion.Status.RETIRED
     )
     with pytest.raises(services.PracticeError, match="no published scenario"):
-        services.pick_version(carded.pk, problem)
+        services.pick_version(problem)

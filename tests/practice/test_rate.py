@@ -11,6 +11,7 @@ from problems.models import Attempt
 from tests.practice.helpers import open_attempt_of, right_answers, wrong_answers
 from trainer.practice import services
 from trainer.practice.models import Card, Review
+from trainer.srs import learner_day
 
 HX = {"HX-Request": "true"}
 
@@ -154,7 +155,7 @@ def test_it_ignores_another_learners_review(client, practising, other_learner):
 def _third_repetition_due(user):
     """The learner's card in its third repetition: 6 days ago, E-Factor 2.5, due now."""
     now = timezone.now()
-    last = services.learner_day(now, services.get_profile(user).tz) - timedelta(days=6)
+    last = learner_day(now, services.get_profile(user).tz) - timedelta(days=6)
     Card.objects.update(
         state={
             "scheduler": "sm2",
@@ -201,7 +202,7 @@ def test_it_shows_interview_mode_pulling_the_next_review_earlier(practising, car
     review = _answer(practising)
     assert _buttons(practising.get("/practice/").content.decode())[0]["Good"] == "16 d"
     profile = services.get_profile(carded)
-    today = services.learner_day(timezone.now(), profile.tz)
+    today = learner_day(timezone.now(), profile.tz)
     profile.interview_date = today + timedelta(days=5)
     profile.save()
     shown = _buttons(practising.get("/practice/").content.decode())[0]["Good"]
@@ -209,4 +210,4 @@ def test_it_shows_interview_mode_pulling_the_next_review_earlier(practising, car
     assert 1 <= days <= 4  # two more reviews before the interview, none on the day
     _rate(practising, review, "3")
     due = Card.objects.get().due_at
-    assert services.learner_day(due, profile.tz) == today + timedelta(days=days)
+    assert learner_day(due, profile.tz) == today + timedelta(days=days)

@@ -74,10 +74,10 @@ MATRIX = {
     "practice/settings/": Row(fixed("/practice/settings/"), logged_in(200), logged_in(200)),
     # The world's running mock has the attempt's problem: its solution waits for the mock's end
     # (tests/security/test_mock_integrity.py).
-    "practice/attempts/<int:attempt_id>/": Row(
+    "practice/attempts/<id:attempt_id>/": Row(
         lambda w: f"/practice/attempts/{w.attempt.pk}/", own(403), logged_in(405)
     ),
-    "practice/attempts/<int:attempt_id>/answer/": Row(
+    "practice/attempts/<id:attempt_id>/answer/": Row(
         lambda w: f"/practice/attempts/{w.open_attempt.pk}/answer/",
         logged_in(405),
         own(200),
@@ -85,30 +85,30 @@ MATRIX = {
     ),
     # Rating shows the next question and undoing shows the graded answer again: both wait
     # while the learner's mock runs (the owner gets the waiting page; others, as ever, a 404).
-    "practice/reviews/<int:review_id>/rate/": Row(
+    "practice/reviews/<id:review_id>/rate/": Row(
         lambda w: f"/practice/reviews/{w.review_id}/rate/",
         logged_in(405),
         own(200),
         data={"rating": "2"},
     ),
-    "practice/reviews/<int:review_id>/undo/": Row(
+    "practice/reviews/<id:review_id>/undo/": Row(
         lambda w: f"/practice/reviews/{w.review_id}/undo/", logged_in(405), own(200)
     ),
-    "practice/attempts/<int:attempt_id>/report/": Row(
+    "practice/attempts/<id:attempt_id>/report/": Row(
         lambda w: f"/practice/attempts/{w.attempt.pk}/report/",
         logged_in(405),
         own(302),
         data={"message": "The key looks wrong."},
     ),
     # The learner's running mock asks problem 3: its history (keys and solutions) waits.
-    "practice/problems/<int:number>/": Row(
+    "practice/problems/<id:number>/": Row(
         fixed("/practice/problems/3/"), (LOGIN, 403, 200, 200), logged_in(405)
     ),
     # The learner's mock is running: another variant waits until it ends.
-    "practice/problems/<int:number>/another/": Row(
+    "practice/problems/<id:number>/another/": Row(
         fixed("/practice/problems/3/another/"), logged_in(405), (LOGIN, 200, 302, 302)
     ),
-    "practice/problems/<int:number>/hold/": Row(
+    "practice/problems/<id:number>/hold/": Row(
         fixed("/practice/problems/3/hold/"),
         logged_in(405),
         logged_in(302),

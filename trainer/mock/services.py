@@ -198,17 +198,11 @@ def start(
                 started_at=now,
                 deadline=now + timedelta(minutes=minutes),
             )
-            attempts = Attempt.objects.bulk_create(
-                [
-                    Attempt(
-                        user=user,
-                        version=slot.version,
-                        seed=seed,
-                        purpose=Attempt.Purpose.MOCK,
-                        started_at=now,
-                    )
-                    for slot, seed in zip(slots, seeds, strict=True)
-                ]
+            drawn = attempts.draw_many(
+                user.pk,
+                [(slot.version, seed) for slot, seed in zip(slots, seeds, strict=True)],
+                Attempt.Purpose.MOCK,
+                now,
             )
             MockItem.objects.bulk_create(
                 [
@@ -220,7 +214,7 @@ def start(
                         label=slot.label,
                     )
                     for position, (slot, attempt) in enumerate(
-                        zip(slots, attempts, strict=True), start=1
+                        zip(slots, drawn, strict=True), start=1
                     )
                 ]
             )
@@ -319,8 +313,7 @@ def _grade_item(item: MockItem, over_at: datetime) -> bool:
     except EngineError:
         # A version that no longer compiles cannot be graded; it scores nothing rather than
         # blocking the end of the mock.
-        attempt.score, attempt.submitted_at = 0.0, over_at
-        attempt.save(update_fields=["score", "submitted_at"])
+        attempts.submit_ungraded(attempt, over_at)
         return True
     attempts.save_grades(attempt, graded, submitted_at=over_at)
     return graded.incomplete

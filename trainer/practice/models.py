@@ -10,7 +10,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 
-from problems.models import Attempt, Problem
+from problems.models import Attempt, Problem, ScenarioVersion
 from trainer.srs import SCHEDULER_NAMES, SelfRating
 
 
@@ -77,6 +77,11 @@ class Card(models.Model):
     # the graded answer with its rating buttons rather than losing it.
     open_attempt = models.ForeignKey(
         Attempt, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    # The version the card's last question was drawn from: the next draw picks another
+    # scenario of the problem when it has one, so a learner meets every setting of it.
+    last_version = models.ForeignKey(
+        ScenarioVersion, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     # Anki's suspend (out of the queue until unsuspended) and bury (until the learner's next day).
     suspended = models.BooleanField(default=False)

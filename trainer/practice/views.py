@@ -348,12 +348,9 @@ def report(request: AuthenticatedRequest, attempt_id: int) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def settings_page(request: AuthenticatedRequest) -> HttpResponse:
     profile = services.get_profile(request.user)
-    before = (profile.scheduler, profile.interview_date, profile.timezone)
     form = ProfileForm(request.POST or None, instance=profile, now=timezone.now())
     if request.method == "POST" and form.is_valid():
-        profile = form.save()
-        if (profile.scheduler, profile.interview_date, profile.timezone) != before:
-            services.recompute_cards(request.user)
+        services.save_settings(request.user, form)
         messages.success(request, "Saved. Your schedule has been recomputed from your reviews.")
         return redirect("practice-settings")
     held = services.held_cards(request.user, timezone.now())
