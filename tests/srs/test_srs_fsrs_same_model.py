@@ -87,9 +87,11 @@ def _compare(steps, zone, parameters, retention):
         )
         theirs = model.memory_state(item)
         ours = outcome.state
-        # fsrs-rs computes in 32-bit floats; 1e-6 days is a tenth of a second.
-        assert ours.stability == pytest.approx(theirs.stability, rel=1e-4, abs=1e-6)
-        assert ours.difficulty == pytest.approx(theirs.difficulty, rel=1e-4)
+        # fsrs-rs computes in 32-bit floats, whose rounding builds up over a long log (a
+        # relative 1.1e-4 after 14 reviews was seen); a model that counted days differently
+        # would be off by far more than a part in a thousand.
+        assert ours.stability == pytest.approx(theirs.stability, rel=1e-3, abs=1e-6)
+        assert ours.difficulty == pytest.approx(theirs.difficulty, rel=1e-3)
         if ours.phase == "review":
             # In 32 bits, a value within a hair of .5 may round either way.
             exact = model.next_interval(theirs.stability, retention, 3)
