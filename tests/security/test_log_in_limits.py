@@ -1,5 +1,5 @@
-"""Log-in limits on every path that authenticates, username normalisation, client addresses
-behind proxies, and the sign-up, password-change and password-reset throttles.
+"""Log-in limits on every path that authenticates, username normalisation, and the sign-up,
+password-change and password-reset throttles (client addresses: tests/accounts/test_addresses.py).
 
 The limits under concurrency and across gunicorn workers: test_multi_worker.py."""
 
@@ -8,9 +8,6 @@ import re
 import pytest
 from django.contrib.auth import SESSION_KEY
 from django.core import mail
-from django.test import RequestFactory
-
-from trainer.accounts.addresses import client_address
 
 pytestmark = pytest.mark.django_db
 
@@ -51,22 +48,6 @@ def test_it_counts_every_spelling_of_a_username_as_one(client, learner, settings
     )
     assert response.status_code == 429
     assert SESSION_KEY not in client.session
-
-
-def test_it_takes_the_address_a_trusted_proxy_saw(settings):
-    factory = RequestFactory()
-    spoofed = factory.get("/", REMOTE_ADDR="10.0.0.9", HTTP_X_FORWARDED_FOR="1.2.3.4, 5.6.7.8")
-    settings.TRUSTED_PROXY_COUNT = 0
-    assert client_address(spoofed) == "10.0.0.9"  # no proxy: the header proves nothing
-    settings.TRUSTED_PROXY_COUNT = 1
-    assert client_address(spoofed) == "5.6.7.8"  # what our proxy appended, not the client's 1.2.3.4
-    settings.TRUSTED_PROXY_COUNT = 2
-    assert client_address(spoofed) == "1.2.3.4"
-    settings.TRUSTED_PROXY_COUNT = 3
-    assert client_address(spoofed) == "10.0.0.9"  # fewer hops than proxies: the connection's
-    garbage = factory.get("/", REMOTE_ADDR="10.0.0.9", HTTP_X_FORWARDED_FOR="not an address")
-    settings.TRUSTED_PROXY_COUNT = 1
-    assert client_address(garbage) is None
 
 
 def test_it_locks_one_client_behind_the_proxy_not_all(client, django_user_model, settings):
