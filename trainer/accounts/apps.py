@@ -2,7 +2,7 @@ from typing import Any
 
 from django.apps import AppConfig
 from django.contrib.auth.signals import user_logged_in
-from django.db.models.signals import post_migrate
+from django.db.models.signals import post_migrate, post_save, pre_save
 
 
 def _ensure_instructor_group(**kwargs: Any) -> None:
@@ -16,8 +16,14 @@ class AccountsConfig(AppConfig):
     label = "accounts"
 
     def ready(self) -> None:
-        # After every migrate, so the group holds permissions that later apps add.
-        post_migrate.connect(_ensure_instructor_group, dispatch_uid="ensure_instructor_group")
+        from django.contrib.auth.models import User
+
+        from trainer.accounts import usernames
         from trainer.accounts.roles import remember_role_at_log_in
 
+        # After every migrate, so the group holds permissions that later apps add.
+        post_migrate.connect(_ensure_instructor_group, dispatch_uid="ensure_instructor_group")
         user_logged_in.connect(remember_role_at_log_in, dispatch_uid="remember_role_at_log_in")
+        # Every path that creates or renames an account: no two may read the same.
+        pre_save.connect(usernames.refuse_a_taken_name, sender=User, dispatch_uid="account_name")
+        post_save.connect(usernames.keep_the_normal_form, sender=User, dispatch_uid="account_name")

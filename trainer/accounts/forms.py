@@ -1,11 +1,31 @@
+from typing import Any
+
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 from django.contrib.auth.models import User
+from django.core.exceptions import ValidationError
 
+from trainer.accounts import usernames
 from trainer.accounts.timezones import time_zone_or_default
 
 
-class SignupForm(UserCreationForm):
+class NameReadsAsNoOtherMixin:
+    """A username form field refusing a name that reads as another account's (see
+    `trainer.accounts.usernames`): on the sign-up form and the admin's user forms."""
+
+    cleaned_data: dict[str, Any]
+    instance: User
+
+    def clean_username(self) -> str:
+        name: str = self.cleaned_data["username"]
+        if len(usernames.normalise(name)) > usernames.MAX_LENGTH:
+            raise ValidationError("Choose a shorter username.")
+        if usernames.taken(name, by_other_than=self.instance.pk):
+            raise ValidationError(self.instance.unique_error_message(User, ["username"]))
+        return name
+
+
+class SignupForm(NameReadsAsNoOtherMixin, UserCreationForm):
     email = forms.EmailField(
         required=False, help_text="Optional; only used if you forget your password."
     )
