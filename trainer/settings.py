@@ -6,6 +6,7 @@ Every variable is documented in README.md.
 """
 
 import os
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -204,6 +205,13 @@ MAILERS = {
 }
 del EMAIL_HOST  # read through MAILERS only (the EMAIL_* settings are deprecated in Django 6.1)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "trainer@localhost")
+# The site's address as learners reach it, for links in e-mails (never the request's Host
+# header, which the visitor writes). Required in production (`check --deploy` says so).
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000" if DEBUG else "").rstrip("/")
+if SITE_URL and not re.fullmatch(r"https?://[^/\s?#]+", SITE_URL):
+    raise ImproperlyConfigured(
+        f"SITE_URL must be a scheme and a host, like https://trainer.example.com; got {SITE_URL!r}"
+    )
 PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 60 * 60)
 
 LANGUAGE_CODE = "en-gb"

@@ -17,6 +17,7 @@ from problems.http import AuthenticatedRequest
 from trainer.accounts import lockout, ratelimit
 from trainer.accounts.addresses import client_address
 from trainer.accounts.forms import SignupForm
+from trainer.accounts.passwords import PasswordResetForm
 from trainer.accounts.signals import signed_up
 
 HOUR = 60 * 60
@@ -102,17 +103,16 @@ def password_change(request: AuthenticatedRequest) -> HttpResponseBase:
 
 
 _password_reset = auth_views.PasswordResetView.as_view(
+    form_class=PasswordResetForm,
     template_name="accounts/password_reset.html",
-    email_template_name="accounts/password_reset_email.txt",
-    subject_template_name="accounts/password_reset_subject.txt",
     success_url=reverse_lazy("password_reset_done"),
 )
 
 
 def password_reset(request: HttpRequest) -> HttpResponseBase:
-    """Django's password reset by e-mail; requests per address are limited, so the form cannot
-    be used to flood someone's inbox. (Django logs a mail server that does not answer and shows
-    the same page as when it does, so the form never tells who has an account.)"""
+    """Django's password reset by e-mail, the mail sent after the response from SITE_URL
+    (trainer.accounts.passwords), so the page never tells who has an account; requests per
+    address are limited, so the form cannot be used to flood someone's inbox."""
     if request.method == "POST" and not ratelimit.allow(
         "password-reset", client_address(request), settings.PASSWORD_RESET_RATE_LIMIT, HOUR
     ):
