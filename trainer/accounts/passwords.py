@@ -113,6 +113,6 @@ def send_later(user_id: int) -> None:
 class PasswordResetForm(DjangoPasswordResetForm):
     """Django's form, finding whom to write to and leaving the writing to `send_later`."""
 
-    def save(self, *args: Any, **kwargs: Any) -> None:  # type: ignore[override]
+    def save(self, *args: Any, **kwargs: Any) -> None:
         for user in self.get_users(self.cleaned_data["email"]):
             send_later(user.pk)
