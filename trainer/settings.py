@@ -245,9 +245,11 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Sessions in the database, read through the cache without failing when it is down
-# (trainer/accounts/sessions.py): no session query on a page while the cache holds it.
-SESSION_ENGINE = "trainer.accounts.sessions"
+# Sessions in the database, the one store every process shares: a log-out, a password change
+# or a deactivation ends the session in every worker at the next request. (Kept in the cache,
+# they would need the cache shared too; the database needs no second service and survives a
+# Redis outage.)
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 # Celery: see trainer/celery.py for why each reliability option is set.
 CELERY_BROKER_URL = REDIS_URL or "memory://"
