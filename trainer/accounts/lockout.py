@@ -40,7 +40,7 @@ from axes.helpers import get_client_username
 from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.auth.models import User
-from django.db import router, transaction
+from django.db import IntegrityError, router, transaction
 from django.db.models import F, Sum
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -104,37 +104,44 @@ def _address_failures(address: str) -> int:
 
 
 def _add(request: AxesRequest, name: str | None, address: str | None) -> None:
-    """Count one failure of (name, address); a name of None counts the address's."""
-    with transaction.atomic(using=router.db_for_write(AccessAttempt)):
-        attempt, created = AccessAttempt.objects.select_for_update().get_or_create(
-            username=name,
-            ip_address=address,
-            user_agent=request.axes_user_agent,
+    """Count one failure of (name, address); a name of None counts the address's.
+
+    One row per (name, address, user agent), as axes keeps them; two parallel first failures
+    may make two rows where the name or the address is unknown (NULLs are never equal in a
+    unique constraint), which the sums count right."""
+    where = {"username": name, "ip_address": address, "user_agent": request.axes_user_agent}
+    changes = {
+        "failures_since_start": F("failures_since_start") + 1,
+        "attempt_time": timezone.now(),  # the window runs from the last counted failure
+        "path_info": request.axes_path_info,
+    }
+    found = AccessAttempt.objects.filter(**where).order_by("pk").values_list("pk", flat=True)
+    if (pk := found.first()) is not None:
+        AccessAttempt.objects.filter(pk=pk).update(**changes)
+        return
+    try:
+        with transaction.atomic(using=router.db_for_write(AccessAttempt)):
             # No GET or POST data: the POST data of a log-in is a guessed password.
-            defaults={
-                "get_data": "",
-                "post_data": "",
-                "http_accept": request.axes_http_accept,
-                "path_info": request.axes_path_info,
-                "failures_since_start": 1,
-            },
-        )
-        if not created:  # the window runs from the last counted failure
-            AccessAttempt.objects.filter(pk=attempt.pk).update(
-                failures_since_start=F("failures_since_start") + 1,
-                attempt_time=timezone.now(),
-                path_info=request.axes_path_info,
+            AccessAttempt.objects.create(
+                **where,
+                get_data="",
+                post_data="",
+                http_accept=request.axes_http_accept[:1025],
+                path_info=request.axes_path_info[:255],
+                failures_since_start=1,
             )
+    except IntegrityError:  # a parallel attempt made the row first
+        AccessAttempt.objects.filter(pk=found.first()).update(**changes)
 
 
 def _take_back(request: AxesRequest, name: str | None, address: str | None) -> None:
     """Undo one `_add` of this request."""
-    AccessAttempt.objects.filter(
-        username=name,
-        ip_address=address,
-        user_agent=request.axes_user_agent,
-        failures_since_start__gt=0,
-    ).update(failures_since_start=F("failures_since_start") - 1)
+    where = {"username": name, "ip_address": address, "user_agent": request.axes_user_agent}
+    found = AccessAttempt.objects.filter(**where, failures_since_start__gt=0).order_by("pk")
+    if (pk := found.values_list("pk", flat=True).first()) is not None:
+        AccessAttempt.objects.filter(pk=pk).update(
+            failures_since_start=F("failures_since_start") - 1
+        )
 
 
 class LoginAttempts(AxesDatabaseHandler):
