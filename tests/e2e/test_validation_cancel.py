@@ -120,3 +120,39 @@ def test_an_instructor_with_validations_waiting_is_told_why(open_page, instructo
     )
     author.screenshot("capped")
     assert ValidationRun.objects.count() == authoring.MAX_RUNS_PER_AUTHOR
+
+
+def test_a_cancel_that_comes_too_late_says_so(open_page, instructor, draft):
+    """The run finished between two refreshes of the page: the button still shows, and the
+    answer replaces the progress region with the result and why nothing was cancelled."""
+    run = ValidationRun.objects.create(
+        version=draft,
+        content_hash=draft.content_hash,
+        seeds=1000,
+        total=1000,
+        done=500,
+        status=Status.RUNNING,
+        requested_by=instructor,
+        created_at=timezone.now(),
+        started_at=timezone.now(),
+    )
+    author = open_page(instructor)
+    page = author.page
+    page.goto(f"/author/validations/{run.pk}/")
+    # The page's refreshes find nothing new from here on (204: htmx leaves the region as it is).
+    page.route(
+        re.compile(rf".*/author/validations/{run.pk}/$"),
+        lambda route: (
+            route.fulfill(status=204) if route.request.method == "GET" else route.continue_()
+        ),
+    )
+    ValidationRun.objects.filter(pk=run.pk).update(
+        status=Status.PASSED, done=1000, finished_at=timezone.now()
+    )
+    page.get_by_role("button", name="Cancel the validation").click()
+    progress = page.locator("#progress")
+    expect(progress).to_contain_text(f"Validation #{run.pk} has already finished.")
+    expect(progress).to_contain_text("Passed.")
+    author.screenshot("too-late")
+    run.refresh_from_db()
+    assert run.status == Status.PASSED

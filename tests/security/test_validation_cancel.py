@@ -174,3 +174,15 @@ def test_it_caps_the_validations_each_instructor_has_waiting(
     )
     response = client.post(f"/author/versions/{draft.pk}/validate/", {"seeds": 1000})
     assert response.status_code == 302 and "/author/validations/" in response["Location"]
+
+
+def test_a_cancel_too_late_says_so_in_place(client, draft, instructor):
+    run = _run(draft, instructor, status=Status.FAILED)
+    client.force_login(instructor)
+    response = client.post(f"/author/validations/{run.pk}/cancel/", headers=HX)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.lstrip().startswith('<section id="progress"')
+    assert f"Validation #{run.pk} has already finished." in html
+    run.refresh_from_db()
+    assert run.status == Status.FAILED
