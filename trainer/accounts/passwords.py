@@ -2,11 +2,12 @@
 
 - **After the response.** Sent inside the request, the mail makes the page answer in a few
   milliseconds for an address without an account and in as long as the mail server takes for
-  one with an account, which tells anyone who has one. The form only finds whom to write to;
-  the mail is built and sent by the `send_password_reset` task, or, when tasks run in-process
-  (no broker), in a thread of the web process (not the validations' queue, which may be busy
-  for minutes). Either is started once the response has been sent: started during the
-  request, the thread's work (a database connection, the templates) showed in its time.
+  one with an account, which tells anyone who has one. The form (`forms.PasswordResetForm`)
+  only finds whom to write to; the mail is built and sent by the `send_password_reset` task, or,
+  when tasks run in-process (no broker), in a thread of the web process (not the validations'
+  queue, which may be busy for minutes). Either is started once the response has been sent:
+  started during the request, the thread's work (a database connection, the templates) showed
+  in its time.
 - **From `SITE_URL`.** The link is built from the one configured address of the site, never from
   the request's Host header, which the visitor writes (`localhost:6666` would pass
   ALLOWED_HOSTS's host check, which ignores the port, and send the learner's token there).
@@ -18,10 +19,10 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.contrib.auth.forms import PasswordResetForm as DjangoPasswordResetForm
+from django.contrib.auth.forms import PasswordResetForm
 from django.contrib.auth.models import User
 from django.contrib.auth.tokens import default_token_generator
-from django.db import connections, transaction
+from django.db import connections
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
@@ -47,7 +48,7 @@ def send_reset_link(user_id: int) -> bool:
         "uid": urlsafe_base64_encode(force_bytes(user.pk)),
         "token": default_token_generator.make_token(user),
     }
-    DjangoPasswordResetForm().send_mail(SUBJECT_TEMPLATE, BODY_TEMPLATE, context, None, user.email)
+    PasswordResetForm().send_mail(SUBJECT_TEMPLATE, BODY_TEMPLATE, context, None, user.email)
     return True
 
 
@@ -93,26 +94,3 @@ def after_response(function: Callable[..., object], *args: Any) -> None:
         function(*args)
     else:
         calls.append((function, args))
-
-
-def _send(user_id: int) -> None:
-    from trainer.accounts import tasks
-
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        in_thread(send_reset_link, user_id)
-    else:
-        tasks.send_password_reset.apply_async((user_id,), ignore_result=True)
-
-
-def send_later(user_id: int) -> None:
-    """Send user `user_id` the link after the response (once the transaction commits): as a
-    task, or without a broker in a thread of this process."""
-    transaction.on_commit(lambda: after_response(_send, user_id))
-
-
-class PasswordResetForm(DjangoPasswordResetForm):
-    """Django's form, finding whom to write to and leaving the writing to `send_later`."""
-
-    def save(self, *args: Any, **kwargs: Any) -> None:
-        for user in self.get_users(self.cleaned_data["email"]):
-            send_later(user.pk)

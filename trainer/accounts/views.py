@@ -16,8 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from problems.http import AuthenticatedRequest
 from trainer.accounts import lockout, ratelimit
 from trainer.accounts.addresses import client_address
-from trainer.accounts.forms import SignupForm
-from trainer.accounts.passwords import PasswordResetForm
+from trainer.accounts.forms import PasswordResetForm, SignupForm
 from trainer.accounts.signals import signed_up
 
 HOUR = 60 * 60
