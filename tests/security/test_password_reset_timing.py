@@ -17,6 +17,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 SITE_URL = "https://trainer.example.com"
 ROUNDS = 10
+WARM_UP = 3  # rounds not timed
 
 
 @pytest.fixture
@@ -46,22 +47,22 @@ def test_a_known_and_an_unknown_address_take_the_same_time(server, mail_dir, dja
     visitor = Visitor(server)
     visitor.get("/accounts/password/reset/")
     times = {"ada@example.com": [], "nobody@example.com": []}
-    for _ in range(ROUNDS):
+    for n in range(WARM_UP + ROUNDS):
         for address, taken in times.items():
             status, body, seconds = visitor.post("/accounts/password/reset/", {"email": address})
             assert status == 302, body
-            taken.append(seconds)
+            if n >= WARM_UP:  # a worker's first requests load what it has not yet
+                taken.append(seconds)
     known, unknown = (statistics.median(taken) for taken in times.values())
     print(f"median response: known {known * 1000:.0f} ms, unknown {unknown * 1000:.0f} ms")
-    assert max(times["ada@example.com"]) < slow_mail.DELAY / 2, times
+    # Sent in the request, each known address took the mail server's whole second.
+    assert known < slow_mail.DELAY / 4, times
     assert abs(known - unknown) < slow_mail.DELAY / 10, times
 
-    def all_sent():
-        return _messages(mail_dir) >= ROUNDS
-
-    wait_for(all_sent, ROUNDS * slow_mail.DELAY + 30, "every reset e-mail was not sent")
+    sent = WARM_UP + ROUNDS
+    wait_for(lambda: _messages(mail_dir) >= sent, sent * slow_mail.DELAY + 30, "mails not sent")
     text = "".join(path.read_text() for path in Path(mail_dir).iterdir())
-    assert text.count("To: ada@example.com") == ROUNDS
+    assert text.count("To: ada@example.com") == sent
     assert "nobody@example.com" not in text
     assert f"{SITE_URL}/accounts/password/reset/" in text
 
