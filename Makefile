@@ -7,7 +7,7 @@ TEST_DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/trainer
 export TEST_REDIS_URL ?= redis://127.0.0.1:6379/15
 TEST_REDIS_URL_POSTGRES_PASS ?= redis://127.0.0.1:6379/14
 
-.PHONY: run test test-thorough lint typecheck setup migrate bank serve clean
+.PHONY: run test test-thorough lint typecheck services setup migrate bank serve clean
 
 run: setup migrate bank serve
 
@@ -42,27 +42,36 @@ lint: setup
 typecheck: setup
 	$(VENV)/bin/mypy
 
+# PostgreSQL and Redis, which the production path runs on: the suite's PostgreSQL pass and its
+# Redis tests (Celery on Redis, the fault tests) are part of done, so `make test` stops at once
+# when either cannot be reached, naming it, rather than passing without them.
+services: setup
+	@missing=0; \
+	for url in "$(TEST_DATABASE_URL)" "$(TEST_REDIS_URL)" "$(TEST_REDIS_URL_POSTGRES_PASS)"; do \
+	  $(PY) scripts/reachable.py "$$url" || missing=1; \
+	done; \
+	if [ $$missing -ne 0 ]; then \
+	  echo "make test needs PostgreSQL and Redis (README.md, Tests): start them, or point"; \
+	  echo "TEST_DATABASE_URL, TEST_REDIS_URL and TEST_REDIS_URL_POSTGRES_PASS at ones that run."; \
+	  exit 1; \
+	fi
+
 # The whole suite: lint, migrations, the type check, the bank check, pytest on SQLite, then the
-# database tests again on PostgreSQL when it is reachable. The machine has two cores, so the type
-# check, the bank check and the PostgreSQL pass run beside the SQLite pass (their output is printed
-# after it); every test still runs, and a type error fails the run after the other checks. The
-# PostgreSQL pass uses its own Redis database so the two passes' Celery workers never take each
-# other's tasks.
+# database tests again on PostgreSQL. The machine has two cores, so the type check, the bank check
+# and the PostgreSQL pass run beside the SQLite pass (their output is printed after it); every
+# test still runs, and a type error fails the run after the other checks. The PostgreSQL pass uses
+# its own Redis database so the two passes' Celery workers never take each other's tasks.
 BACKGROUND_LOG := var/test-background.log
-test: lint
+test: services lint
 	DEBUG=1 $(PY) manage.py makemigrations --check --dry-run
 	@mkdir -p var
 	@( set -e; \
 	  echo "== type check (mypy) =="; \
 	  types=0; $(VENV)/bin/mypy || types=$$?; \
 	  DEBUG=1 $(PY) manage.py bank check --files; \
-	  if $(PY) scripts/reachable.py "$(TEST_DATABASE_URL)"; then \
-	    echo "== database tests on PostgreSQL ($(TEST_DATABASE_URL)) =="; \
-	    DATABASE_URL="$(TEST_DATABASE_URL)" TEST_REDIS_URL="$(TEST_REDIS_URL_POSTGRES_PASS)" \
-	      $(VENV)/bin/pytest --database-tests-only -p no:cacheprovider; \
-	  else \
-	    echo "SKIPPED: the database tests on PostgreSQL did not run: $(TEST_DATABASE_URL) is not reachable."; \
-	  fi; \
+	  echo "== database tests on PostgreSQL ($(TEST_DATABASE_URL)) =="; \
+	  DATABASE_URL="$(TEST_DATABASE_URL)" TEST_REDIS_URL="$(TEST_REDIS_URL_POSTGRES_PASS)" \
+	    $(VENV)/bin/pytest --database-tests-only -p no:cacheprovider; \
 	  exit $$types ) > $(BACKGROUND_LOG) 2>&1 & background=$$!; \
 	$(VENV)/bin/pytest; foreground=$$?; \
 	wait $$background; background_status=$$?; \

@@ -75,6 +75,9 @@ logger = logging.getLogger(__name__)
 FIRST_AUTHORED_NUMBER = 26  # 1..25 are the course's problems, loaded from problems/bank/
 MIN_PUBLISH_SEEDS = 1000
 MAX_VALIDATION_SEEDS = 20_000
+# Validations one instructor may have queued or running at once: enough to validate one draft
+# while another finishes, too few to hold the workers (or the server's thread) for hours.
+MAX_RUNS_PER_AUTHOR = 2
 IMPORT_SEEDS = 200
 LIVE_CHECK_SEEDS = 20
 MAX_IMPORT_BYTES = MAX_YAML_BYTES
@@ -418,9 +421,22 @@ def request_validation(
         raise AuthoringError(
             f"Validate over {MIN_PUBLISH_SEEDS:,} to {MAX_VALIDATION_SEEDS:,} seeds."
         )
-    if reason := background.busy(now):
-        raise AuthoringError(reason)
     with transaction.atomic():
+        # One request at a time per instructor, so two at once cannot both pass the cap.
+        User.objects.select_for_update().filter(pk=actor.pk).first()
+        waiting = list(
+            ValidationRun.objects.filter(requested_by=actor)
+            .exclude(status__in=ValidationRun.FINISHED)
+            .values_list("pk", flat=True)
+        )
+        if len(waiting) >= MAX_RUNS_PER_AUTHOR:
+            numbers = ", ".join(f"#{pk}" for pk in sorted(waiting))
+            raise AuthoringError(
+                f"You have {len(waiting)} validations queued or running ({numbers}); cancel "
+                "one from its page, or validate again when one of them has finished."
+            )
+        if reason := background.busy(now):
+            raise AuthoringError(reason)
         run = ValidationRun.objects.create(
             version=version,
             content_hash=version.content_hash,
@@ -458,11 +474,16 @@ def run_validation(run_id: int) -> ValidationRun | None:
         )
 
     def progress(done: int, total: int) -> None:
-        ValidationRun.objects.filter(pk=run.pk).update(done=done, total=total)
+        running = ValidationRun.objects.filter(pk=run.pk, status=ValidationRun.Status.RUNNING)
+        if not running.update(done=done, total=total):
+            raise _Cancelled
 
     started = time.monotonic()
     try:
         report = check_scenario(compiled_scenario(version), run.seeds, progress=progress)
+    except _Cancelled:
+        run.refresh_from_db()
+        return run
     except EngineError as error:
         return _finish(run, ValidationRun.Status.ERROR, {"message": error.message})
     except SoftTimeLimitExceeded:
@@ -502,13 +523,35 @@ def serving_cost_error(seconds: float, seeds: int) -> dict[str, Any] | None:
 
 
 def _finish(run: ValidationRun, status: str, report: dict[str, Any]) -> ValidationRun:
-    run.status = status
-    run.report = report
-    run.done = run.total if status != ValidationRun.Status.ERROR else run.done
-    run.finished_at = timezone.now()
-    ValidationRun.objects.filter(pk=run.pk).update(
-        status=run.status, report=run.report, done=run.done, finished_at=run.finished_at
-    )
+    """Record the end of a running validation, unless it was cancelled meanwhile."""
+    done = run.total if status != ValidationRun.Status.ERROR else run.done
+    finished_at = timezone.now()
+    running = ValidationRun.objects.filter(pk=run.pk, status=ValidationRun.Status.RUNNING)
+    if running.update(status=status, report=report, done=done, finished_at=finished_at):
+        run.status, run.report, run.done, run.finished_at = status, report, done, finished_at
+    else:
+        run.refresh_from_db()
+    return run
+
+
+class _Cancelled(Exception):
+    """The run was cancelled while it ran: its progress report found it no longer running."""
+
+
+def cancel_validation(actor: User, run: ValidationRun, now: datetime) -> ValidationRun:
+    """Cancel `run`, queued or running, for the instructor who asked for it. A running check
+    stops at its next progress report (every few dozen seeds), in a Celery worker as in the
+    server's thread; a queued one never starts."""
+    if run.requested_by_id != actor.pk:
+        who = run.requested_by.get_username() if run.requested_by else "the instructor"
+        raise AuthoringError(f"Only {who}, who asked for this validation, can cancel it.")
+    unfinished = ValidationRun.objects.filter(pk=run.pk).exclude(status__in=ValidationRun.FINISHED)
+    message = f"stopped by {actor.get_username()}."
+    if not unfinished.update(
+        status=ValidationRun.Status.CANCELLED, finished_at=now, report={"message": message}
+    ):
+        raise AuthoringError(f"Validation #{run.pk} has already finished.")
+    run.refresh_from_db()
     return run
 
 

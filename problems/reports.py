@@ -8,6 +8,7 @@ resolved. The seed is shown only on instructors' pages.
 from datetime import datetime
 
 from django.contrib.auth.models import User
+from django.core.validators import ProhibitNullCharactersValidator
 from django.db import IntegrityError, transaction
 from django.db.models import QuerySet
 
@@ -31,6 +32,8 @@ def report_variant(
         raise ReportError("Say in a few words what looks wrong (a key, a number, the wording).")
     if len(message) > VariantReport.MAX_MESSAGE:
         raise ReportError(f"Keep it under {VariantReport.MAX_MESSAGE} characters.")
+    if "\x00" in message:  # PostgreSQL cannot store one
+        raise ReportError(str(ProhibitNullCharactersValidator.message))
     try:
         with transaction.atomic():
             return VariantReport.objects.create(

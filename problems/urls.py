@@ -19,6 +19,11 @@ urlpatterns = [
     path("versions/<int:version_id>/validate/", views.validate, name="author-validate"),
     path("versions/<int:version_id>/publish/", views.publish, name="author-publish"),
     path("validations/<int:run_id>/", views.validation_detail, name="author-validation"),
+    path(
+        "validations/<int:run_id>/cancel/",
+        views.validation_cancel,
+        name="author-validation-cancel",
+    ),
     path("regrades/<int:regrade_id>/", views.regrade_detail, name="author-regrade"),
     path("reports/", views.report_list, name="author-reports"),
     path("reports/<int:report_id>/resolve/", views.report_resolve, name="author-report-resolve"),

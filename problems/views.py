@@ -546,15 +546,16 @@ def validate(request: AuthenticatedRequest, version_id: int) -> HttpResponse:
     return redirect("author-validation", run.pk)
 
 
-@login_required
-@permission_required(AUTHOR, raise_exception=True)
-@require_GET
-def validation_detail(request: AuthenticatedRequest, run_id: int) -> HttpResponse:
-    background.end_abandoned(timezone.now())
-    run = get_object_or_404(
+def _validation_run(run_id: int) -> ValidationRun:
+    return get_object_or_404(
         ValidationRun.objects.select_related("version__scenario__problem", "requested_by"),
         pk=run_id,
     )
+
+
+def _validation_page(
+    request: AuthenticatedRequest, run: ValidationRun, error: str = ""
+) -> HttpResponse:
     version = run.version
     context = {
         "run": run,
@@ -567,8 +568,32 @@ def validation_detail(request: AuthenticatedRequest, run_id: int) -> HttpRespons
             and run.content_hash == version.content_hash
             and run.seeds >= authoring.MIN_PUBLISH_SEEDS
         ),
+        "can_cancel": not run.finished and run.requested_by_id == request.user.pk,
+        "error": error,
     }
     return _render(request, "author/validation.html", context, partial="progress")
+
+
+@login_required
+@permission_required(AUTHOR, raise_exception=True)
+@require_GET
+def validation_detail(request: AuthenticatedRequest, run_id: int) -> HttpResponse:
+    background.end_abandoned(timezone.now())
+    return _validation_page(request, _validation_run(run_id))
+
+
+@login_required
+@permission_required(AUTHOR, raise_exception=True)
+@require_POST
+def validation_cancel(request: AuthenticatedRequest, run_id: int) -> HttpResponse:
+    run = _validation_run(run_id)
+    try:
+        run = authoring.cancel_validation(request.user, run, timezone.now())
+    except authoring.AuthoringError as error:
+        if request.htmx:
+            return _validation_page(request, run, error=str(error))
+        messages.error(request, str(error))
+    return _validation_page(request, run) if request.htmx else redirect("author-validation", run.pk)
 
 
 @login_required

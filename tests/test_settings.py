@@ -29,6 +29,7 @@ def test_it_passes_check_deploy_in_production():
         DEBUG="0",
         SECRET_KEY=secrets.token_urlsafe(50),
         ALLOWED_HOSTS="trainer.example.com",
+        SITE_URL="https://trainer.example.com",
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout

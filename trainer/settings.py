@@ -6,6 +6,7 @@ Every variable is documented in README.md.
 """
 
 import os
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -204,6 +205,13 @@ MAILERS = {
 }
 del EMAIL_HOST  # read through MAILERS only (the EMAIL_* settings are deprecated in Django 6.1)
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "trainer@localhost")
+# The site's address as learners reach it, for links in e-mails (never the request's Host
+# header, which the visitor writes). Required in production (`check --deploy` says so).
+SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000" if DEBUG else "").rstrip("/")
+if SITE_URL and not re.fullmatch(r"https?://[^/\s?#]+", SITE_URL):
+    raise ImproperlyConfigured(
+        f"SITE_URL must be a scheme and a host, like https://trainer.example.com; got {SITE_URL!r}"
+    )
 PASSWORD_RESET_TIMEOUT = env_int("PASSWORD_RESET_TIMEOUT", 60 * 60)
 
 LANGUAGE_CODE = "en-gb"
@@ -237,9 +245,11 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
-# Sessions in the database, read through the cache without failing when it is down
-# (trainer/accounts/sessions.py): no session query on a page while the cache holds it.
-SESSION_ENGINE = "trainer.accounts.sessions"
+# Sessions in the database, the one store every process shares: a log-out, a password change
+# or a deactivation ends the session in every worker at the next request. (Kept in the cache,
+# they would need the cache shared too; the database needs no second service and survives a
+# Redis outage.)
+SESSION_ENGINE = "django.contrib.sessions.backends.db"
 
 # Celery: see trainer/celery.py for why each reliability option is set.
 CELERY_BROKER_URL = REDIS_URL or "memory://"

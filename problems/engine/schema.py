@@ -217,7 +217,8 @@ def load_yaml(text: str | bytes, *, max_bytes: int = MAX_YAML_BYTES) -> Any:
 
     Refused before anything is built: documents over `max_bytes`, anchors and aliases (they let
     a small document expand enormously), more than MAX_NODES values, nesting deeper than
-    MAX_YAML_DEPTH. Errors are a `ScenarioError` with the line and column.
+    MAX_YAML_DEPTH. Errors are a `ScenarioError` with the line and column, those of a value
+    that parses but cannot be built too (`2026-02-30`, `!!int abc`, an offset of `+99:00`).
     """
     if isinstance(text, bytes):
         if len(text) > max_bytes:
@@ -232,25 +233,54 @@ def load_yaml(text: str | bytes, *, max_bytes: int = MAX_YAML_BYTES) -> Any:
         raise ScenarioError([FieldError("", f"the document is larger than {max_bytes} bytes")])
     try:
         _scan_yaml(text)
-        return yaml.load(text, Loader=_SAFE_LOADER)  # noqa: S506 - a safe loader
+        return yaml.load(text, Loader=_Loader)  # noqa: S506 - a safe loader
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
         problem = getattr(error, "problem", None) or str(error)
+        if isinstance(error, _ValueError):
+            raise ScenarioError([FieldError("", f"{where}{problem}")]) from None
         raise ScenarioError([FieldError("", f"{where}not valid YAML ({problem})")]) from None
     except RecursionError:
         raise ScenarioError([FieldError("", "the document is nested too deeply")]) from None
-    except ValueError as error:
-        # int() of a decimal text of more than sys.get_int_max_str_digits() digits (4,300).
-        if "digits" not in str(error):
-            raise
-        limit = sys.get_int_max_str_digits()
-        raise ScenarioError(
-            [FieldError("", f"a number in the document has more than {limit:,} digits")]
-        ) from None
 
 
 _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_KINDS = {
+    "tag:yaml.org,2002:int": "a whole number",
+    "tag:yaml.org,2002:float": "a number",
+    "tag:yaml.org,2002:timestamp": "a date or time",
+    "tag:yaml.org,2002:bool": "true or false",
+}
+
+
+class _ValueError(yaml.constructor.ConstructorError):
+    """A value the safe loader parsed but could not build, with where it is."""
+
+
+class _Loader(_SAFE_LOADER):  # type: ignore[misc,valid-type]
+    """The safe loader, turning the exceptions its constructors raise for values they cannot
+    build (ValueError from `datetime`, `int` or `float`; AttributeError from a `!!timestamp`
+    that is not one) into errors that name the value and its line."""
+
+    def construct_object(self, node: yaml.Node, deep: bool = False) -> Any:
+        try:
+            return super().construct_object(node, deep)
+        except (yaml.YAMLError, RecursionError):
+            raise
+        except Exception as error:
+            limit = sys.get_int_max_str_digits()
+            if isinstance(error, ValueError) and "digits" in str(error):
+                # int() of a decimal text of more than sys.get_int_max_str_digits() digits.
+                problem = f"a number in the document has more than {limit:,} digits"
+            else:
+                kind = _KINDS.get(node.tag, node.tag)
+                problem = f"{str(node.value)[:80]!r} is not {kind}"
+                if node.tag == "tag:yaml.org,2002:timestamp":
+                    problem += " that exists (check the day of the month and the UTC offset)"
+            raise _ValueError(None, None, problem, node.start_mark) from None
+
+
 MAX_YAML_DEPTH = 40
 
 

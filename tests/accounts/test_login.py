@@ -107,3 +107,27 @@ def test_it_requires_csrf(learner):
     client = Client(enforce_csrf_checks=True)
     response = _login(client)
     assert response.status_code == 403
+
+
+def test_it_logs_in_with_the_name_in_another_spelling(client, django_user_model):
+    user = django_user_model.objects.create_user("ross", password="a long pass phrase 9")
+    for spelling in ["Ross", "ROSS", "ｒｏｓｓ", "roß"]:
+        assert _login(client, spelling, "a long pass phrase 9").status_code == 302
+        assert client.session["_auth_user_id"] == str(user.pk)
+        client.logout()
+
+
+def test_an_exact_name_logs_in_to_its_own_account_before_a_look_alike(client, django_user_model):
+    """Two accounts that read the same can only come from before look-alikes were refused
+    (bulk_create skips the check): each still logs in by its exact name."""
+    from django.contrib.auth.hashers import make_password
+
+    ross = django_user_model.objects.create_user("ross", password="ross's phrase 1")
+    [rosz] = django_user_model.objects.bulk_create(
+        [django_user_model(username="roß", password=make_password("the other's phrase 2"))]
+    )
+    assert _login(client, "roß", "the other's phrase 2").status_code == 302
+    assert client.session["_auth_user_id"] == str(rosz.pk)
+    client.logout()
+    assert _login(client, "ross", "ross's phrase 1").status_code == 302
+    assert client.session["_auth_user_id"] == str(ross.pk)

@@ -1,3 +1,6 @@
+import pytest
+
+
 def test_it_signs_up_and_logs_in(client, django_user_model):
     response = client.post(
         "/accounts/signup/",
@@ -70,3 +73,22 @@ def test_it_rejects_a_taken_username(client, learner, django_user_model):
 def test_it_sends_a_logged_in_user_home(client, learner):
     client.force_login(learner)
     assert client.get("/accounts/signup/")["Location"] == "/"
+
+
+@pytest.mark.parametrize("name", ["roß", "ROSS", "Ross", "ｒｏｓｓ", "ⓡoss"])
+def test_it_refuses_a_name_that_reads_as_an_existing_one(client, django_user_model, name):
+    """Names are compared after NFKC and case folding (trainer/accounts/usernames.py), as the
+    log-in limiter counts them: `roß` beside `ross` would share the victim's failure count."""
+    django_user_model.objects.create_user("ross", password="the victim's 1")
+    response = _sign_up(client, username=name)
+    assert response.status_code == 200
+    assert b"already exists" in response.content
+    assert list(django_user_model.objects.values_list("username", flat=True)) == ["ross"]
+
+
+def test_it_refuses_an_existing_name_in_another_spelling_the_other_way_round(
+    client, django_user_model
+):
+    django_user_model.objects.create_user("Roß", password="the victim's 1")
+    assert _sign_up(client, username="ross").status_code == 200
+    assert not django_user_model.objects.filter(username="ross").exists()

@@ -219,3 +219,15 @@ def test_the_content_hash_ignores_key_order_but_not_content():
     changed = copy.deepcopy(data)
     changed["parts"][0]["tolerance"] = {"relative": 0.02}
     assert content_hash(changed) != content_hash(data)
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["2026-02-30", "!!int abc", "!!float abc", "2026-01-01 10:00:00 +99:00", "!!timestamp x"],
+)
+def test_a_value_yaml_cannot_build_is_an_error_naming_its_line(value):
+    """Scalars that parse as YAML but that PyYAML's constructors cannot build (an impossible
+    date, an explicitly tagged number that is not one, an offset past 24 hours)."""
+    with pytest.raises(ScenarioError, match=r"line 3, column 8: ") as caught:
+        load_yaml(f"key: ok\nlist: [1, 2]\nwhen:  {value}\n")
+    assert value.split()[-1] in str(caught.value) or "date" in str(caught.value)

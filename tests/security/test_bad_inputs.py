@@ -5,7 +5,7 @@ from datetime import date, timedelta
 import pytest
 from django.utils import timezone
 
-from problems.models import Problem
+from problems.models import Problem, ScenarioVersion
 from tests.author.conftest import editor_body, example_scenario
 from tests.practice.helpers import open_attempt_of, right_answers
 from trainer.mock.models import Mock
@@ -116,3 +116,50 @@ def test_sm2_intervals_stop_at_the_maximum():
         day = state.due_day
     assert state.interval_days == sm2.MAXIMUM_INTERVAL_DAYS
     assert day - date(2030, 1, 1) < timedelta(days=60 * sm2.MAXIMUM_INTERVAL_DAYS + 1)
+
+
+UNBUILDABLE_YAML = ["2026-02-30", "!!int abc", "!!float abc", "2026-01-01 10:00:00 +99:00"]
+
+
+def _body_with(value):
+    body = editor_body(example_scenario())
+    return body + f"\nwhen: {value}\n", body.count("\n") + 2
+
+
+@pytest.mark.parametrize("value", UNBUILDABLE_YAML)
+def test_it_names_the_line_of_a_yaml_value_that_cannot_be_built_in_the_live_check(
+    client, loaded_bank, instructor, value
+):
+    client.force_login(instructor)
+    body, line = _body_with(value)
+    response = client.post("/author/check/", {"key": "k", "title": "t", "body": body})
+    assert response.status_code == 200
+    assert f"line {line}, column 7" in response.content.decode()
+
+
+@pytest.mark.parametrize("value", UNBUILDABLE_YAML)
+def test_it_names_the_line_of_a_yaml_value_that_cannot_be_built_in_the_editor(
+    client, loaded_bank, instructor, value
+):
+    client.force_login(instructor)
+    number = Problem.objects.get().number
+    body, line = _body_with(value)
+    response = client.post(
+        f"/author/problems/{number}/scenarios/new/",
+        {"key": "dated", "title": "Dated", "body": body, "action": "save"},
+    )
+    assert response.status_code == 200
+    assert f"line {line}, column 7" in response.content.decode()
+    assert not ScenarioVersion.objects.filter(scenario__key="dated").exists()
+
+
+@pytest.mark.parametrize("value", UNBUILDABLE_YAML)
+def test_it_rejects_an_import_with_a_yaml_value_that_cannot_be_built(
+    client, loaded_bank, instructor, value
+):
+    client.force_login(instructor)
+    document = f"number: 26\npage: 1\ntitle: x\nwhen: {value}\nscenarios: []\n"
+    response = client.post("/author/import/", {"text": document})
+    assert response.status_code in (200, 400)
+    assert "line 4, column 7" in response.content.decode()
+    assert not Problem.objects.filter(number=26).exists()

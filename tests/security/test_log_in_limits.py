@@ -1,18 +1,19 @@
-"""Log-in limits on every path that authenticates, username normalisation, client addresses
-behind proxies, and the sign-up, password-change and password-reset throttles.
+"""Log-in limits on every path that authenticates, username normalisation, and the sign-up,
+password-change and password-reset throttles (client addresses: tests/accounts/test_addresses.py).
 
 The limits under concurrency and across gunicorn workers: test_multi_worker.py."""
 
-import re
+import time
 
 import pytest
 from django.contrib.auth import SESSION_KEY
-from django.core import mail
-from django.test import RequestFactory
+from django.contrib.auth.hashers import make_password
 
-from trainer.accounts.addresses import client_address
+from trainer.accounts import lockout
 
 pytestmark = pytest.mark.django_db
+
+LIMIT = 5  # LOGIN_FAILURE_LIMIT's default
 
 
 @pytest.fixture
@@ -51,22 +52,6 @@ def test_it_counts_every_spelling_of_a_username_as_one(client, learner, settings
     )
     assert response.status_code == 429
     assert SESSION_KEY not in client.session
-
-
-def test_it_takes_the_address_a_trusted_proxy_saw(settings):
-    factory = RequestFactory()
-    spoofed = factory.get("/", REMOTE_ADDR="10.0.0.9", HTTP_X_FORWARDED_FOR="1.2.3.4, 5.6.7.8")
-    settings.TRUSTED_PROXY_COUNT = 0
-    assert client_address(spoofed) == "10.0.0.9"  # no proxy: the header proves nothing
-    settings.TRUSTED_PROXY_COUNT = 1
-    assert client_address(spoofed) == "5.6.7.8"  # what our proxy appended, not the client's 1.2.3.4
-    settings.TRUSTED_PROXY_COUNT = 2
-    assert client_address(spoofed) == "1.2.3.4"
-    settings.TRUSTED_PROXY_COUNT = 3
-    assert client_address(spoofed) == "10.0.0.9"  # fewer hops than proxies: the connection's
-    garbage = factory.get("/", REMOTE_ADDR="10.0.0.9", HTTP_X_FORWARDED_FOR="not an address")
-    settings.TRUSTED_PROXY_COUNT = 1
-    assert client_address(garbage) is None
 
 
 def test_it_locks_one_client_behind_the_proxy_not_all(client, django_user_model, settings):
@@ -116,48 +101,66 @@ def test_it_limits_guesses_of_the_old_password(client, learner, settings):
     assert learner.check_password("correct horse 1")
 
 
-def test_it_resets_a_password_by_e_mail(client, django_user_model):
-    user = django_user_model.objects.create_user("ada", "ada@example.com", "old pass phrase 1")
-    sent = client.post("/accounts/password/reset/", {"email": "ADA@example.com"})
-    assert sent.status_code == 302
-    assert len(mail.outbox) == 1 and mail.outbox[0].to == ["ada@example.com"]
-    link = re.search(r"https?://[^/]+(/accounts/password/reset/\S+/)", mail.outbox[0].body)
-    form = client.get(link.group(1), follow=True)
-    assert "Choose a new password" in form.content.decode()
-    new = {"new_password1": "brand new phrase 2", "new_password2": "brand new phrase 2"}
-    done = client.post(form.redirect_chain[-1][0], new)
-    assert done.status_code == 302
-    user.refresh_from_db()
-    assert user.check_password("brand new phrase 2")
-    # The link works once.
-    assert "does not work" in client.get(link.group(1), follow=True).content.decode()
-
-
-def test_it_limits_password_reset_e_mails_per_address(client, django_user_model, settings):
-    settings.PASSWORD_RESET_RATE_LIMIT = 2
-    django_user_model.objects.create_user("ada", "ada@example.com", "old pass phrase 1")
-    for _ in range(2):
-        assert (
-            client.post("/accounts/password/reset/", {"email": "ada@example.com"}).status_code
-            == 302
-        )
-    assert client.post("/accounts/password/reset/", {"email": "ada@example.com"}).status_code == 429
-    assert len(mail.outbox) == 2
-
-
 def test_the_log_in_page_offers_the_reset(client):
     assert "/accounts/password/reset/" in client.get("/accounts/login/").content.decode()
 
 
-def test_a_mail_server_that_does_not_answer_gives_no_500(client, django_user_model, settings):
-    """Production sends by SMTP (the default host is localhost): a server that is not there is
-    logged, and the visitor sees the usual page, which never tells who has an account."""
-    settings.MAILERS = {
-        "default": {
-            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-            "OPTIONS": {"host": "127.0.0.1", "port": 9, "timeout": 2},  # nothing listens
-        }
-    }
-    django_user_model.objects.create_user("ada", "ada@example.com", "old pass phrase 1")
-    response = client.post("/accounts/password/reset/", {"email": "ada@example.com"})
-    assert response.status_code == 302
+def _log_in(client, username, password, address="10.0.0.1", path="/accounts/login/"):
+    return client.post(path, {"username": username, "password": password}, REMOTE_ADDR=address)
+
+
+def test_a_log_in_to_a_look_alike_account_never_resets_the_guesses(client, django_user_model):
+    """An attacker who owns `roß` (made before sign-up refused look-alikes) guesses `ross`'s
+    password four times, logs in as `roß`, and again: each success must not wipe the guesses
+    at `ross`, which share its normalised name."""
+    django_user_model.objects.create_user("ross", password="victim's secret 1")
+    # bulk_create: an account from before look-alikes were refused.
+    django_user_model.objects.bulk_create(
+        [django_user_model(username="roß", password=make_password("attacker's own 1"))]
+    )
+    checked = 0
+    for _ in range(6):
+        for _ in range(4):
+            checked += _log_in(client, "ross", "a guess").status_code == 200
+        _log_in(client, "roß", "attacker's own 1")
+        client.logout()
+    assert checked <= LIMIT
+    assert _log_in(client, "ross", "victim's secret 1").status_code == 429
+
+
+def test_a_log_in_clears_the_account_s_own_failures_not_the_address_s(client, django_user_model):
+    for n in range(4):
+        django_user_model.objects.create_user(f"user{n}", password="a long pass phrase 9")
+    django_user_model.objects.create_user("mallory", password="mallory's own 1")
+    for n in range(LIMIT * 4 - 1):
+        _log_in(client, f"user{n % 4}", "a guess")
+    assert _log_in(client, "mallory", "mallory's own 1").status_code == 302
+    client.logout()
+    assert _log_in(client, "user3", "a guess").status_code == 200  # the address's last one
+    assert _log_in(client, "mallory", "mallory's own 1").status_code == 429
+
+
+def test_guesses_from_one_address_never_lock_the_owner_out_from_another(client, superuser):
+    for _ in range(LIMIT + 1):
+        _log_in(client, "boss", "a guess", path="/admin/login/")
+    assert _log_in(client, "boss", "root pass 77", path="/admin/login/").status_code == 429
+    owner = _log_in(client, "boss", "root pass 77", address="192.0.2.8", path="/admin/login/")
+    assert owner.status_code == 302
+
+
+def test_guesses_spread_over_many_addresses_slow_the_account_down_without_locking_it(
+    client, learner, monkeypatch
+):
+    ceiling = LIMIT * lockout.ACCOUNT_CEILING_FACTOR
+    for n in range(ceiling):
+        address = f"10.1.{n // LIMIT // 250}.{n // LIMIT % 250}"
+        assert _log_in(client, "learner", "a guess", address=address).status_code == 200
+    now = time.time() // lockout.SLOW_DOWN_SECONDS * lockout.SLOW_DOWN_SECONDS + 1
+    monkeypatch.setattr(time, "time", lambda: now)
+    assert _log_in(client, "learner", "a guess", address="192.0.2.1").status_code == 200
+    slowed = _log_in(client, "learner", "correct horse 1", address="192.0.2.2")
+    assert slowed.status_code == 429
+    assert "from many places" in slowed.content.decode()
+    assert int(slowed["Retry-After"]) <= lockout.SLOW_DOWN_SECONDS
+    monkeypatch.setattr(time, "time", lambda: now + lockout.SLOW_DOWN_SECONDS)
+    assert _log_in(client, "learner", "correct horse 1", address="192.0.2.2").status_code == 302

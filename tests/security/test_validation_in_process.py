@@ -84,3 +84,40 @@ def test_no_more_than_two_runs_wait_in_one_server(client, draft, instructor):
     response = client.post(f"/author/versions/{draft.pk}/validate/", {"seeds": 1000}, follow=True)
     assert "2 validations are queued or running" in response.content.decode()
     assert ValidationRun.objects.count() == 2
+
+
+def test_a_cancelled_validation_stops_promptly_and_frees_the_thread(server, draft):
+    """Cancel a 20,000-seed run from its page: it stops within a few seconds (its next progress
+    report), and the worker's one validation thread takes the next run at once."""
+    visitor = Visitor(server).log_in("instructor", "correct horse 3")
+    visitor.post(
+        f"/author/versions/{draft.pk}/validate/", {"seeds": authoring.MAX_VALIDATION_SEEDS}
+    )
+    run = ValidationRun.objects.get()
+    deadline = time.monotonic() + 60
+    while run.done == 0 and time.monotonic() < deadline:
+        time.sleep(0.2)
+        run.refresh_from_db()
+    assert run.status == ValidationRun.Status.RUNNING and run.done > 0, (run.status, run.done)
+    status, _, _ = visitor.post(f"/author/validations/{run.pk}/cancel/")
+    assert status == 302
+    cancelled = time.monotonic()
+    run.refresh_from_db()
+    assert run.status == ValidationRun.Status.CANCELLED
+    stopped_at = run.done
+    time.sleep(3)
+    run.refresh_from_db()
+    assert run.done == stopped_at < run.seeds  # no progress after the cancellation was seen
+    # The next validation runs in the same thread of whichever worker took the request: it
+    # ends long before the cancelled one would have.
+    visitor.post(f"/author/versions/{draft.pk}/validate/", {"seeds": authoring.MIN_PUBLISH_SEEDS})
+    following = ValidationRun.objects.exclude(pk=run.pk).get()
+    while not following.finished and time.monotonic() < cancelled + 120:
+        time.sleep(0.5)
+        following.refresh_from_db()
+    assert following.status == ValidationRun.Status.PASSED, (following.status, following.report)
+    print(
+        f"cancelled at {stopped_at} of {run.seeds} seeds; the next run ended "
+        f"{time.monotonic() - cancelled:.1f} s after the cancellation"
+    )
+    assert "Internal Server Error" not in server.output()

@@ -1,5 +1,5 @@
 from django.contrib.auth import views as auth_views
-from django.urls import path, reverse_lazy
+from django.urls import path
 
 from trainer.accounts import views
 
@@ -23,10 +23,7 @@ urlpatterns = [
     ),
     path(
         "password/reset/<uidb64>/<token>/",
-        auth_views.PasswordResetConfirmView.as_view(
-            template_name="accounts/password_reset_confirm.html",
-            success_url=reverse_lazy("password_reset_complete"),
-        ),
+        views.PasswordResetConfirm.as_view(),
         name="password_reset_confirm",
     ),
     path(

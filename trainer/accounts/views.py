@@ -2,7 +2,9 @@ from django.conf import settings
 from django.contrib import auth
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import AuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, SetPasswordForm
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.urls import reverse_lazy
@@ -12,9 +14,9 @@ from django.views.decorators.debug import sensitive_post_parameters
 from django.views.decorators.http import require_http_methods, require_POST
 
 from problems.http import AuthenticatedRequest
-from trainer.accounts import ratelimit
+from trainer.accounts import lockout, ratelimit
 from trainer.accounts.addresses import client_address
-from trainer.accounts.forms import SignupForm
+from trainer.accounts.forms import PasswordResetForm, SignupForm
 from trainer.accounts.signals import signed_up
 
 HOUR = 60 * 60
@@ -65,10 +67,17 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         if not ratelimit.allow("signup", client_address(request), settings.SIGNUP_RATE_LIMIT, HOUR):
             return _too_many(request, "accounts created from your address", HOUR)
-        user = form.save()
-        signed_up.send(sender=SignupForm, user=user, time_zone=form.cleaned_data["timezone"])
-        auth.login(request, user, backend="trainer.accounts.backends.ModelBackend")
-        return redirect("home")
+        try:
+            with transaction.atomic():
+                user = form.save()
+                signed_up.send(
+                    sender=SignupForm, user=user, time_zone=form.cleaned_data["timezone"]
+                )
+        except IntegrityError:  # a look-alike name was taken by a sign-up in between
+            form.add_error("username", form.instance.unique_error_message(User, ["username"]))
+        else:
+            auth.login(request, user, backend="trainer.accounts.backends.ModelBackend")
+            return redirect("home")
     return render(request, "accounts/signup.html", {"form": form})
 
 
@@ -93,19 +102,31 @@ def password_change(request: AuthenticatedRequest) -> HttpResponseBase:
 
 
 _password_reset = auth_views.PasswordResetView.as_view(
+    form_class=PasswordResetForm,
     template_name="accounts/password_reset.html",
-    email_template_name="accounts/password_reset_email.txt",
-    subject_template_name="accounts/password_reset_subject.txt",
     success_url=reverse_lazy("password_reset_done"),
 )
 
 
 def password_reset(request: HttpRequest) -> HttpResponseBase:
-    """Django's password reset by e-mail; requests per address are limited, so the form cannot
-    be used to flood someone's inbox. (Django logs a mail server that does not answer and shows
-    the same page as when it does, so the form never tells who has an account.)"""
+    """Django's password reset by e-mail, the mail sent after the response from SITE_URL
+    (trainer.accounts.passwords), so the page never tells who has an account; requests per
+    address are limited, so the form cannot be used to flood someone's inbox."""
     if request.method == "POST" and not ratelimit.allow(
         "password-reset", client_address(request), settings.PASSWORD_RESET_RATE_LIMIT, HOUR
     ):
         return _too_many(request, "password-reset e-mails asked for from your address", HOUR)
     return _password_reset(request)
+
+
+class PasswordResetConfirm(auth_views.PasswordResetConfirmView):
+    """Django's last step of a reset, which also lifts the account's log-in locks: whoever
+    reset it holds its e-mail, and the guesses were at a password that is no longer its."""
+
+    template_name = "accounts/password_reset_confirm.html"
+    success_url = reverse_lazy("password_reset_complete")
+
+    def form_valid(self, form: SetPasswordForm) -> HttpResponse:
+        response = super().form_valid(form)
+        lockout.lift(form.user)
+        return response

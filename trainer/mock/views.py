@@ -4,8 +4,9 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
+from django.core.validators import ProhibitNullCharactersValidator
 from django.http import Http404, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
@@ -182,7 +183,13 @@ def answer(
 def design_answer(request: AuthenticatedRequest, mock_id: int, position: int) -> HttpResponse:
     now = timezone.now()
     text = request.POST.get("design_answer", "")
-    outcome = services.save_design_answer(request.user, mock_id, position, text, now)
+    if "\x00" in text:  # PostgreSQL cannot store one: refused like a text too long
+        mock = _get_mock_for_user(request.user, mock_id)
+        item = get_object_or_404(mock.items, position=position)
+        message = str(ProhibitNullCharactersValidator.message)
+        outcome = services.AnswerOutcome(services.EMPTY, message, mock=mock, item=item)
+    else:
+        outcome = services.save_design_answer(request.user, mock_id, position, text, now)
     if outcome.status == services.MISSING or outcome.mock is None:
         raise Http404("no such problem in this mock")
     mock = outcome.mock
